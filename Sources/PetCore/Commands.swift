@@ -1,0 +1,95 @@
+/// Commands: what an owner (through the device buttons or the phone) asks for. Every command has a
+/// client-chosen id; the same id never applies twice.
+
+public struct Command: Sendable, Equatable {
+    public var id: String
+    /// When the command was issued (injected clock).
+    public var at: Instant
+    public var action: Action
+
+    public init(id: String, at: Instant, action: Action) {
+        self.id = id; self.at = at; self.action = action
+    }
+}
+
+/// Fields of a new task. Absent optional fields take SPEC defaults.
+public struct TaskDraft: Sendable, Equatable {
+    public var id: String?
+    public var title: String
+    public var notes: String = ""
+    public var category: String?
+    public var project: String?
+    public var priority: Priority = .normal
+    public var start: Instant?
+    public var due: Instant?
+    public var estimate: Int?
+    public var recurrence: Recurrence?
+    public var reminders: [Instant] = []
+
+    public init(id: String? = nil, title: String) { self.id = id; self.title = title }
+}
+
+/// Changes to a task: nil = keep; names in `clear` are removed (due, project, estimate,
+/// recurrence, reminders).
+public struct TaskPatch: Sendable, Equatable {
+    public var title: String?
+    public var notes: String?
+    public var category: String?
+    public var project: String?
+    public var priority: Priority?
+    public var start: Instant?
+    public var due: Instant?
+    public var estimate: Int?
+    public var recurrence: Recurrence?
+    public var reminders: [Instant]?
+    public var clear: [String] = []
+    public init() {}
+}
+
+public enum Action: Sendable, Equatable {
+    case createTask(TaskDraft)
+    case editTask(id: String, TaskPatch)
+    case deleteTask(id: String)
+    case duplicateTask(id: String, newID: String?)
+    case startTask(id: String)
+    case completeTask(id: String)
+    case uncompleteTask(id: String)
+    /// nil index = every remaining reminder of the task.
+    case silenceReminder(taskID: String, index: Int?)
+    case addCategory(name: String)
+    case renameCategory(name: String, to: String)
+    case deleteCategory(name: String)
+    case setTimeZone(id: String)
+    case setDayStart(hour: Int)
+    case setQuietHours(startMinute: Int, endMinute: Int)
+    case pause
+    case resume
+    case renamePet(name: String)
+    case setPetTraits(species: String?, colour: String?, personality: Personality?)
+    case petThePet
+
+    /// The protocol name of the command (also the scenario `send` name).
+    public var name: String {
+        switch self {
+        case .createTask: "task.create"
+        case .editTask: "task.edit"
+        case .deleteTask: "task.delete"
+        case .duplicateTask: "task.duplicate"
+        case .startTask: "task.start"
+        case .completeTask: "task.complete"
+        case .uncompleteTask: "task.uncomplete"
+        case .silenceReminder: "reminder.silence"
+        case .addCategory: "category.add"
+        case .renameCategory: "category.rename"
+        case .deleteCategory: "category.delete"
+        case .setTimeZone: "settings.zone"
+        case .setDayStart: "settings.day-start"
+        case .setQuietHours: "settings.quiet-hours"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .renamePet: "pet.name"
+        case .setPetTraits: "pet.traits"
+        case .petThePet: "pet.pet"
+        }
+    }
+}

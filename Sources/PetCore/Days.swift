@@ -1,0 +1,38 @@
+/// Turns instants into the owner's *days*.
+///
+/// A day runs from the day-start hour (default 03:00 local) to the next day-start, so a night
+/// owl's 01:30 still belongs to "yesterday". Day numbers count local calendar days since
+/// 1970-01-01 (the day numbered N starts at N's date, at the day-start hour). A DST change makes a
+/// day 23 or 25 hours long; it is still one day.
+public struct DayClock: Sendable, Hashable {
+    public var zone: ZoneRules
+    /// 0...23
+    public var dayStartHour: Int
+
+    public init(zone: ZoneRules, dayStartHour: Int = 3) {
+        self.zone = zone
+        self.dayStartHour = dayStartHour
+    }
+
+    /// The day an instant belongs to.
+    public func day(of t: Instant) -> Int {
+        let local = t.seconds + Int64(zone.offset(at: t.seconds))
+        return Int(floorDiv(local - Int64(dayStartHour) * 3600, 86_400))
+    }
+
+    /// The first instant of day `d` (its date at the day-start hour; a start inside a DST gap
+    /// moves to the end of the gap).
+    public func start(ofDay d: Int) -> Instant {
+        let local = LocalDateTime(date: CivilDate(dayNumber: d), secondOfDay: dayStartHour * 3600)
+        return Instant(zone.utc(for: local))
+    }
+
+    /// The calendar date that names day `d`.
+    public func date(ofDay d: Int) -> CivilDate { CivilDate(dayNumber: d) }
+
+    /// Local wall time of an instant.
+    public func local(_ t: Instant) -> LocalDateTime { zone.localDateTime(at: t.seconds) }
+
+    /// The instant of a local wall time (gap: moved forward; overlap: the earlier one).
+    public func instant(_ local: LocalDateTime) -> Instant { Instant(zone.utc(for: local)) }
+}

@@ -1,0 +1,157 @@
+/// The whole domain state: a fold over events. Everything here is derived from the journal.
+
+public struct DayTally: Codable, Sendable, Equatable {
+    public var done = 0
+    public var missed = 0
+}
+
+public struct Speech: Codable, Sendable, Equatable {
+    public var key: String
+    public var at: Instant
+    public var text: String { Lines.line(key: key)?.text ?? "" }
+}
+
+public struct PetState: Sendable, Equatable {
+    public var createdAt: Instant
+    /// The latest instant the state has been advanced to.
+    public var now: Instant
+    public var zoneID: String
+    public var clock: DayClock
+    /// The current day (not yet closed). Only ever moves forward.
+    public var openDay: Int
+    public var quiet = QuietHours()
+    public var paused = false
+
+    public var tasks: [String: TaskItem] = [:]
+    public var categories: [String] = TaskRules.defaultCategories
+
+    /// Coin balance (never below 0) and lifetime XP.
+    public var coins = 0
+    public var xp = 0
+    /// Lifetime coins earned and spent (ledger totals).
+    public var coinsEarned = 0
+    public var coinsSpent = 0
+    public var tasksCompleted = 0
+    public var streak = 0
+    public var bestStreak = 0
+    /// Perfect-week tracking: the Monday that started the tracked week, whether it is still clean,
+    /// and items done in it.
+    public var weekStart: Int?
+    public var weekClean = true
+    public var weekDone = 0
+    public var perfectWeeks = 0
+    public var purchases = 0
+    public var badges: [String: Instant] = [:]
+
+    public var pet = PetProfile()
+    public var needs: Needs
+    public var lastCelebration: Instant?
+    public var lastPetting: Instant?
+    public var speech: Speech?
+    /// Items done / missed per day, for the last few days (mood, today's summary).
+    public var tally: [Int: DayTally] = [:]
+    /// Reminders that fired (or were missed) and are not yet dismissed, newest last.
+    public var lastReminder: ReminderNotice?
+    public var remindersMissedWhileOff = 0
+
+    public var seenCommands: Set<String> = []
+    public var eventCount = 0
+
+    public init(createdAt: Instant, zoneID: String, zone: ZoneRules, dayStartHour: Int = 3) {
+        self.createdAt = createdAt
+        self.now = createdAt
+        self.zoneID = zoneID
+        self.clock = DayClock(zone: zone, dayStartHour: dayStartHour)
+        self.openDay = clock.day(of: createdAt)
+        self.needs = Needs(asOf: createdAt)
+    }
+
+    // MARK: - Derived values
+
+    public var level: Int { Levels.level(forXP: xp) }
+    public var today: Int { openDay }
+
+    /// Open tasks in list order.
+    public func openTasks(_ filter: TaskFilter = TaskFilter()) -> [TaskItem] {
+        tasks.values.filter { $0.isOpen && filter.matches($0) }.sorted(by: taskOrder)
+    }
+
+    /// Tasks in list order, any state, matching a filter.
+    public func taskList(_ filter: TaskFilter = TaskFilter()) -> [TaskItem] {
+        tasks.values.filter { filter.matches($0) }.sorted(by: taskOrder)
+    }
+
+    /// The next open task to show on the home screen.
+    public var nextTask: TaskItem? { openTasks().first }
+
+    public func isAsleep(at t: Instant) -> Bool {
+        if paused { return true }
+        let local = clock.local(t)
+        return quiet.contains(minuteOfDay: local.secondOfDay / 60)
+    }
+
+    /// Needs at `t` (≥ the last event), integrating decay and sleep piecewise.
+    public func needs(at t: Instant) -> Needs {
+        var n = needs
+        guard t > n.asOf else { return n }
+        var cursor = n.asOf
+        while cursor < t {
+            let segmentEnd = min(t, nextSleepBoundary(after: cursor))
+            n.pass(seconds: segmentEnd - cursor, asleep: isAsleep(at: cursor))
+            cursor = segmentEnd
+        }
+        n.asOf = t
+        return n
+    }
+
+    /// The next instant after `t` at which quiet hours start or end.
+    func nextSleepBoundary(after t: Instant) -> Instant {
+        if quiet.startMinute == quiet.endMinute { return t + Seconds.day }
+        let local = clock.local(t)
+        var best: Instant?
+        for dayOffset in 0...1 {
+            let date = local.date.adding(days: dayOffset)
+            for m in [quiet.startMinute, quiet.endMinute] {
+                let i = clock.instant(LocalDateTime(date: date, secondOfDay: m * 60))
+                if i > t, best == nil || i < best! { best = i }
+            }
+        }
+        return best ?? t + Seconds.hour
+    }
+
+    public func mood(at t: Instant) -> Mood {
+        let n = needs(at: t)
+        var done3 = 0, missed3 = 0
+        for d in (openDay - 2)...openDay {
+            done3 += tally[d]?.done ?? 0
+            missed3 += tally[d]?.missed ?? 0
+        }
+        return MoodRules.mood(
+            asleep: isAsleep(at: t),
+            sinceCelebration: lastCelebration.map { t - $0 },
+            sincePetting: lastPetting.map { t - $0 },
+            fullness: n.fullness, energy: n.energy,
+            done3: done3, missed3: missed3, doneToday: tally[openDay]?.done ?? 0)
+    }
+
+    /// What the pet is saying at `t`: the latest line for 2 minutes, then an idle line that
+    /// changes every hour (never the same twice in a row).
+    public func speech(at t: Instant) -> PetLine {
+        if let s = speech, t - s.at < 120, let line = Lines.line(key: s.key) { return line }
+        let hour = Int(floorDiv(t.seconds, Seconds.hour))
+        let previous = Lines.pick(.idle, personality: pet.personality, seed: hour - 1, previous: nil)
+        return Lines.pick(.idle, personality: pet.personality, seed: hour, previous: previous.key)
+    }
+
+    var badgeProgress: BadgeProgress {
+        BadgeProgress(tasksCompleted: tasksCompleted, streak: streak, level: level,
+                      perfectWeeks: perfectWeeks, purchases: purchases)
+    }
+}
+
+public struct ReminderNotice: Codable, Sendable, Equatable {
+    public var taskID: String
+    public var index: Int
+    public var at: Instant
+    public var missed: Bool
+}

@@ -1,0 +1,90 @@
+/// Turns raw button edges into gestures, purely: a function of (button, level, monotonic ns).
+/// Shared by GPIO, evdev, terminal and scripted input.
+///
+/// - tap: reported on the first (press) edge, with no added latency;
+/// - double tap: a press within `doubleTapNs` of the previous release of the same button
+///   (reported instead of a second tap);
+/// - long press: still held `longPressNs` after the press (reported by `poll(now:)`);
+/// - chord: A and C down together (the second press within `chordNs` of the first, or while the
+///   first is still held) is reported once instead of the second button's tap;
+/// - bounces: edges within `debounceNs` of the last accepted edge of that button are ignored.
+
+public enum Button: String, Sendable, CaseIterable, Hashable {
+    case a = "A", b = "B", c = "C"
+}
+
+public enum Gesture: Sendable, Equatable {
+    case tap(Button)
+    case doubleTap(Button)
+    case longPress(Button)
+    case chordAC
+}
+
+public struct GestureRecognizer: Sendable {
+    public var debounceNs: UInt64 = 30_000_000
+    public var longPressNs: UInt64 = 700_000_000
+    public var doubleTapNs: UInt64 = 300_000_000
+
+    struct ButtonState {
+        var down = false
+        var lastEdge: UInt64?
+        var pressedAt: UInt64 = 0
+        var releasedAt: UInt64?
+        var longReported = false
+        var inChord = false
+    }
+    var buttons: [Button: ButtonState] = [:]
+
+    public init(debounceMs: Int = 30) { debounceNs = UInt64(max(0, debounceMs)) * 1_000_000 }
+
+    /// Feeds one edge (`pressed` = the button is now down). Returns the gestures it completes.
+    public mutating func edge(_ b: Button, pressed: Bool, ns: UInt64) -> [Gesture] {
+        var s = buttons[b] ?? ButtonState()
+        if let last = s.lastEdge, ns &- last < debounceNs { return [] }
+        guard s.down != pressed else { return [] }
+        s.lastEdge = ns
+        s.down = pressed
+        var out: [Gesture] = []
+        if pressed {
+            s.pressedAt = ns
+            s.longReported = false
+            s.inChord = false
+            let other: Button? = b == .a ? .c : (b == .c ? .a : nil)
+            if let o = other, var os = buttons[o], os.down, !os.inChord {
+                os.inChord = true
+                s.inChord = true
+                buttons[o] = os
+                out.append(.chordAC)
+            } else if let r = s.releasedAt, ns &- r <= doubleTapNs {
+                out.append(.doubleTap(b))
+                s.releasedAt = nil
+            } else {
+                out.append(.tap(b))
+            }
+        } else {
+            s.releasedAt = (s.longReported || s.inChord) ? nil : ns
+        }
+        buttons[b] = s
+        return out
+    }
+
+    /// Reports long presses that have now been held long enough.
+    public mutating func poll(ns: UInt64) -> [Gesture] {
+        var out: [Gesture] = []
+        for b in Button.allCases {
+            guard var s = buttons[b], s.down, !s.longReported, !s.inChord, ns &- s.pressedAt >= longPressNs else { continue }
+            s.longReported = true
+            buttons[b] = s
+            out.append(.longPress(b))
+        }
+        return out
+    }
+
+    /// When `poll` next needs to run (a long press may become due), if any button is held.
+    public func nextDeadline() -> UInt64? {
+        Button.allCases.compactMap { b -> UInt64? in
+            guard let s = buttons[b], s.down, !s.longReported, !s.inChord else { return nil }
+            return s.pressedAt + longPressNs
+        }.min()
+    }
+}

@@ -1,0 +1,99 @@
+import PetCore
+import PetUI
+
+/// The minimal device UI of the walking skeleton: the home screen and what the three buttons do
+/// on it. (Every other screen, and the full navigation, come with the device-UI issue.)
+///
+/// | gesture      | on the home screen                                   |
+/// |--------------|------------------------------------------------------|
+/// | tap A        | show the next open task (cycles through the list)    |
+/// | tap B        | pet the pet                                          |
+/// | double tap B | start the shown task                                 |
+/// | long B       | complete the shown task                              |
+/// | tap C        | dismiss the reminder banner, back to the first task  |
+public struct HomeUI: Sendable {
+    /// Index into the open-task list of the task shown at the bottom.
+    public var selected = 0
+    /// A reminder banner is shown until dismissed (tap C) or replaced.
+    public var dismissedReminderAt: Instant?
+
+    public init() {}
+
+    /// The command a gesture asks for, if any (UI-only gestures change `self`).
+    public mutating func handle(_ g: Gesture, state: PetState) -> Action? {
+        let open = state.openTasks()
+        if selected >= open.count { selected = 0 }
+        switch g {
+        case .tap(.a):
+            if !open.isEmpty { selected = (selected + 1) % open.count }
+            return nil
+        case .tap(.b):
+            return .petThePet
+        case .doubleTap(.b):
+            guard let t = open[safe: selected], t.state == .pending else { return nil }
+            return .startTask(id: t.id)
+        case .longPress(.b):
+            guard let t = open[safe: selected] else { return nil }
+            return .completeTask(id: t.id)
+        case .tap(.c):
+            dismissedReminderAt = state.lastReminder?.at
+            selected = 0
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The home-screen model for `state` at `now`.
+    public func model(_ state: PetState, now: Instant) -> HomeModel {
+        let open = state.openTasks()
+        let task = open[safe: selected < open.count ? selected : 0]
+        let progress = Levels.progress(forXP: state.xp)
+        var speech = state.speech(at: now).text
+        if let r = state.lastReminder, r.at != dismissedReminderAt, now - r.at < 15 * 60, !r.missed {
+            speech = "Reminder! " + speech
+        }
+        if state.remindersMissedWhileOff > 0, state.lastReminder?.missed == true, state.lastReminder?.at != dismissedReminderAt {
+            speech = "Missed \(state.remindersMissedWhileOff) reminder(s) while off"
+        }
+        return HomeModel(
+            petName: state.pet.name,
+            mood: state.mood(at: now).rawValue,
+            clock: HomeUI.clockText(state.clock.local(now)),
+            coins: state.coins,
+            level: state.level,
+            levelProgress: Double(progress.into) / Double(max(progress.needed, 1)),
+            streak: state.streak,
+            nextTask: task?.title,
+            nextDue: task.flatMap { HomeUI.dueText($0, state: state, now: now) },
+            speech: speech,
+            paused: state.paused)
+    }
+
+    static func clockText(_ l: LocalDateTime) -> String {
+        let h = l.secondOfDay / 3600, m = l.secondOfDay / 60 % 60
+        return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
+    }
+
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    /// "due 17:00", "due tomorrow 09:00", "due Fri 09:00", "due 2026-03-20", "overdue", "missed".
+    static func dueText(_ t: TaskItem, state: PetState, now: Instant) -> String? {
+        if t.state == .missed { return "missed" }
+        guard let due = t.due else { return t.state == .inProgress ? "in progress" : nil }
+        if due < now { return "overdue" }
+        let local = state.clock.local(due)
+        let days = state.clock.day(of: due) - state.clock.day(of: now)
+        let time = clockText(local)
+        switch days {
+        case 0: return "due " + time
+        case 1: return "due tomorrow " + time
+        case 2...6: return "due \(weekdays[local.date.weekday]) " + time
+        default: return "due \(local.date)"
+        }
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}

@@ -1,0 +1,57 @@
+import FoundationEssentials
+import PetCore
+import PetStore
+
+/// Converts between domain events and the journal's rows (docs/storage.md).
+public enum JournalCodec {
+    public static func row(_ e: Event, clock: DayClock) throws(AppError) -> EventRow {
+        let payload: String
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            payload = String(decoding: try encoder.encode(e.kind), as: UTF8.self)
+        } catch {
+            throw .journal(seq: nil, detail: "cannot encode a \(e.kind.type) event")
+        }
+        let delta = e.kind.coinsDelta
+        return EventRow(at: e.at.seconds, day: clock.day(of: e.at), type: e.kind.type, commandID: e.commandID,
+                        coinsDelta: delta, xpDelta: e.kind.xpDelta, reason: delta == 0 ? nil : e.kind.type,
+                        payload: payload)
+    }
+
+    public static func event(_ r: EventRow) throws(AppError) -> Event {
+        do {
+            let kind = try JSONDecoder().decode(EventKind.self, from: Data(r.payload.utf8))
+            return Event(at: Instant(r.at), commandID: r.commandID, kind: kind)
+        } catch {
+            throw .journal(seq: r.seq, detail: "cannot decode a '\(r.type)' event (written by a newer DeskPet?)")
+        }
+    }
+}
+
+/// Errors of the device app: each says what and where.
+public enum AppError: Error, CustomStringConvertible, Equatable {
+    /// The command was refused; nothing changed.
+    case domain(DomainError)
+    /// The database failed; nothing was acknowledged.
+    case store(StoreError)
+    /// A journal row cannot be read back.
+    case journal(seq: Int64?, detail: String)
+
+    public var description: String {
+        switch self {
+        case .domain(let e): return e.description
+        case .store(let e): return "storage: \(e)"
+        case let .journal(seq, detail): return "journal" + (seq.map { " event #\($0)" } ?? "") + ": \(detail)"
+        }
+    }
+
+    /// Stable error code for the protocol.
+    public var code: String {
+        switch self {
+        case .domain(let e): return e.code
+        case .store: return "storage_error"
+        case .journal: return "journal_error"
+        }
+    }
+}

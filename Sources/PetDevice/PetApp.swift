@@ -1,0 +1,113 @@
+import FoundationEssentials
+import PetCore
+import PetStore
+
+/// The reply to a command: what the phone (or scenario) is told once the command is durable.
+public struct Reply: Codable, Sendable, Equatable {
+    public var ok: Bool
+    public var command: String
+    public var events: Int
+    public var coins: Int
+    public var xp: Int
+    public var level: Int
+    public var reward: Int?
+    /// True when this is the repeated reply to a command id seen before.
+    public var duplicate: Bool?
+}
+
+/// Wires the domain engine to the journal: every command and every tick is validated by the core,
+/// stored in one transaction, and only then applied to the live state (durable before
+/// acknowledged). The UI reads `engine.state`.
+public final class PetApp {
+    public private(set) var engine: Engine
+    public let store: EventStore
+    public let zones: ZoneDatabase
+    /// The events stored by the last `handle` or `advance` (empty if it stored none).
+    public private(set) var lastCommitted: [Event] = []
+
+    /// Opens (or creates) the journal in `store`. A new journal starts a pet at `now` in
+    /// `zone` with the given day-start hour; an existing one is replayed.
+    public init(store: EventStore, zones: ZoneDatabase = ZoneDatabase(), now: Instant,
+                zone: String = "UTC", dayStartHour: Int = 3) throws(AppError) {
+        self.store = store
+        self.zones = zones
+        let rows: [EventRow]
+        do { rows = try store.events() } catch { throw .store(error) }
+        if rows.isEmpty {
+            let (engine, genesis) = try Self.wrap { () throws(DomainError) in
+                try Engine.create(at: now, zoneID: zone, dayStartHour: dayStartHour, zones: zones.lookup)
+            }
+            let row = try JournalCodec.row(genesis, clock: engine.state.clock)
+            do { try store.append(command: nil, events: [row]) } catch { throw .store(error) }
+            self.engine = engine
+        } else {
+            var events: [Event] = []
+            events.reserveCapacity(rows.count)
+            for r in rows { events.append(try JournalCodec.event(r)) }
+            self.engine = try Self.wrap { () throws(DomainError) in try Engine(journal: events, zones: zones.lookup) }
+        }
+    }
+
+    private static func wrap<T>(_ body: () throws(DomainError) -> T) throws(AppError) -> T {
+        do { return try body() } catch { throw .domain(error) }
+    }
+
+    public var state: PetState { engine.state }
+
+    /// Handles a command: settles time up to its instant, validates, stores, applies, replies.
+    /// A command id seen before returns the stored reply and changes nothing. A refused
+    /// command throws and changes nothing (time events before it are still kept).
+    @discardableResult
+    public func handle(_ command: Command) throws(AppError) -> Reply {
+        lastCommitted = []
+        if engine.isDuplicate(command.id) {
+            if let stored = try? store.command(id: command.id),
+               var reply = try? JSONDecoder().decode(Reply.self, from: Data(stored.reply.utf8)) {
+                reply.duplicate = true
+                return reply
+            }
+        }
+        var next = engine
+        let timeEvents = next.advance(to: command.at)
+        let decided: [Event]
+        do {
+            decided = try next.decide(command)
+        } catch {
+            if !timeEvents.isEmpty { try commit(next, events: timeEvents, command: nil) }
+            throw .domain(error)
+        }
+        next.apply(decided)
+        let reward = decided.lazy.compactMap { e -> Int? in
+            if case let .taskCompleted(_, _, r) = e.kind { return r.coins }
+            return nil
+        }.first
+        let s = next.state
+        let reply = Reply(ok: true, command: command.action.name, events: decided.count, coins: s.coins, xp: s.xp,
+                          level: s.level, reward: reward, duplicate: nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let replyText = (try? encoder.encode(reply)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let row = CommandRow(id: command.id, at: command.at.seconds, kind: command.action.name, reply: replyText)
+        try commit(next, events: timeEvents + decided, command: row)
+        return reply
+    }
+
+    /// Advances the clock to `t`, storing what time produced (closed days, reminders).
+    @discardableResult
+    public func advance(to t: Instant) throws(AppError) -> [Event] {
+        lastCommitted = []
+        var next = engine
+        let events = next.advance(to: t)
+        if !events.isEmpty { try commit(next, events: events, command: nil) } else { engine = next }
+        return events
+    }
+
+    private func commit(_ next: Engine, events: [Event], command: CommandRow?) throws(AppError) {
+        var rows: [EventRow] = []
+        rows.reserveCapacity(events.count)
+        for e in events { rows.append(try JournalCodec.row(e, clock: next.state.clock)) }
+        do { try store.append(command: command, events: rows) } catch { throw .store(error) }
+        engine = next
+        lastCommitted = events
+    }
+}

@@ -1,0 +1,19 @@
+import CBluetooth
+import CGPIOD
+
+/// Versions of the system C libraries the Linux backends link against (libgpiod v1, BlueZ).
+/// The hardware backends (GPIO buttons, BLE link) build on these in later issues.
+public enum SystemLibraries {
+    /// libgpiod's version string, e.g. "1.6.3".
+    public static var gpiodVersion: String { String(cString: gpiod_version_string()) }
+
+    /// Formats a Bluetooth device address with BlueZ's `ba2str` ("AA:BB:CC:DD:EE:FF").
+    public static func bluetoothAddressString(_ bytes: [UInt8]) -> String? {
+        guard bytes.count == 6 else { return nil }
+        var addr = bdaddr_t()
+        withUnsafeMutableBytes(of: &addr.b) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        var out = [CChar](repeating: 0, count: 18)
+        guard ba2str(&addr, &out) == 17 else { return nil }
+        return String(decoding: out.prefix(17).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

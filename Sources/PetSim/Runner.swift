@@ -1,0 +1,185 @@
+import PetCore
+import PetDevice
+import PetStore
+import PetUI
+
+/// Runs scenarios against a simulated device, printing what happens.
+public final class ScenarioRunner {
+    public struct Options: Sendable {
+        /// Snapshots and the journal go to `<outDir>/<scenario name>/`.
+        public var outDir = "out"
+        /// Print every step, not just what happens.
+        public var verbose = false
+        /// Print nothing but failures.
+        public var quiet = false
+        /// Keep the journal on disk (default) or in memory (faster, no `restart`/`off`).
+        public var inMemory = false
+        public init() {}
+    }
+
+    public struct Summary: Sendable {
+        public var steps = 0
+        public var expectations = 0
+        public var snapshots: [String] = []
+        public var events = 0
+        public var database: String?
+    }
+
+    let options: Options
+    let print: (String) -> Void
+
+    public init(options: Options = Options(), print: @escaping (String) -> Void) {
+        self.options = options
+        self.print = print
+    }
+
+    /// Runs every step; the first failed expectation (or refused command) stops the run with an
+    /// error that names the file and line.
+    public func run(_ scenario: Scenario) throws(ScenarioError) -> Summary {
+        var summary = Summary()
+        let dir = "\(options.outDir)/\(scenario.name)"
+        try makeDirectories(dir)
+        let db = options.inMemory ? nil : "\(dir)/deskpet.db"
+        if let db { for suffix in ["", "-wal", "-shm"] { removeFile(db + suffix) } }
+        summary.database = db
+
+        var steps = scenario.steps[...]
+        var start = (local: LocalDateTime(date: CivilDate(year: 2026, month: 1, day: 5), secondOfDay: 9 * 3600),
+                     zone: "UTC", dayStart: 3)
+        if let first = steps.first, case let .start(local, zone, dayStart) = first.step {
+            start = (local, zone, dayStart)
+            steps = steps.dropFirst()
+        }
+        let zones = ZoneDatabase()
+        guard let rules = zones.rules(for: start.zone) else {
+            throw .failed(file: scenario.file, line: scenario.steps.first?.line ?? 1, step: "start",
+                          message: "unknown time zone '\(start.zone)'")
+        }
+        let startInstant = Instant(rules.utc(for: start.local))
+        let device: SimDevice
+        do {
+            device = try SimDevice(dbPath: db, start: startInstant, zone: start.zone, dayStart: start.dayStart)
+        } catch {
+            throw .failed(file: scenario.file, line: 1, step: "start", message: error.description)
+        }
+        if !options.quiet {
+            print("▶ \(scenario.name): pet '\(device.app.state.pet.name)' starts \(start.local) \(start.zone)")
+            device.onEvents = { [print] events, state in
+                for e in events { if let line = Narrator.describe(e, state: state) { print(line) } }
+            }
+        }
+
+        for located in steps {
+            summary.steps += 1
+            if options.verbose { print("  \(scenario.file):\(located.line): \(located.text)") }
+            func fail(_ message: String) -> ScenarioError {
+                .failed(file: scenario.file, line: located.line, step: located.text, message: message)
+            }
+            do {
+                try perform(located.step, device: device, scenario: scenario, line: located.line, dir: dir,
+                            summary: &summary, fail: fail)
+            } catch let e as ScenarioError {
+                throw e
+            } catch let e as AppError {
+                throw fail(e.description)
+            } catch {
+                throw fail("\(error)")
+            }
+        }
+        summary.events = (try? device.app.store.eventCount()) ?? 0
+        if !options.quiet {
+            let s = device.app.state
+            print("✔ \(scenario.name): \(summary.steps) steps, \(summary.expectations) expectations passed; "
+                  + "coins \(s.coins), level \(s.level), streak \(s.streak), \(summary.events) events stored")
+        }
+        return summary
+    }
+
+    private func perform(_ step: Scenario.Step, device: SimDevice, scenario: Scenario, line: Int, dir: String,
+                         summary: inout Summary, fail: (String) -> ScenarioError) throws {
+        switch step {
+        case .start:
+            throw fail("'start' must be the first step")
+        case .time(let local):
+            let t = device.app.state.clock.instant(local)
+            if t >= device.now { try device.run(until: t) } else { try device.setClock(t) }
+        case .advance(let s): try device.run(until: device.now + s)
+        case .off(let s):
+            guard !options.inMemory else { throw fail("'off' needs the journal on disk") }
+            if !options.quiet { print("  … device off for \(s / 3600) h") }
+            try device.powerOff(for: s)
+        case .press(let b): try device.press(b)
+        case .hold(let b): try device.hold(b)
+        case .double(let b): try device.doubleTap(b)
+        case .chord: try device.chord()
+        case let .send(id, name, fields):
+            let cmd = try command(id: id, name: name, fields: fields, device: device, line: line, fail: fail)
+            do { try device.send(cmd) } catch {
+                throw fail("command refused: \(error.code): \(error.description)")
+            }
+        case let .reject(code, id, name, fields):
+            try device.run(until: device.now)
+            let before = device.app.state
+            let storedBefore = try device.app.store.eventCount()
+            do {
+                let cmd = try command(id: id, name: name, fields: fields, device: device, line: line, fail: fail)
+                try device.send(cmd)
+                throw fail("expected the command to be refused with \(code), but it was accepted")
+            } catch let e as AppError {
+                guard e.code == code else { throw fail("expected error \(code), got \(e.code): \(e.description)") }
+                if options.verbose { print("    refused as expected: \(e.description)") }
+            } catch let e as DomainError {
+                guard e.code == code else { throw fail("expected error \(code), got \(e.code): \(e.description)") }
+                if options.verbose { print("    refused as expected: \(e.description)") }
+            }
+            guard device.app.state == before else { throw fail("a refused command changed the state") }
+            guard try device.app.store.eventCount() == storedBefore else { throw fail("a refused command wrote to the journal") }
+            summary.expectations += 1
+        case let .expect(path, op, expected):
+            guard let actual = Inspector.value(path, device: device) else {
+                throw fail("unknown value '\(path)' (see docs/scenarios.md for the list)")
+            }
+            guard Inspector.compare(actual, op, expected) else {
+                throw fail("expected \(path) \(op.rawValue) \(expected), but it is \(actual)")
+            }
+            summary.expectations += 1
+        case let .expectScreen(text, shown):
+            device.render()
+            if device.canvas.showsText(text) != shown {
+                let visible = device.canvas.textRuns.map { "\"\($0.text)\"" }.joined(separator: ", ")
+                throw fail("the screen \(shown ? "does not show" : "shows") \"\(text)\"; it shows: \(visible)")
+            }
+            summary.expectations += 1
+        case .snapshot(let name):
+            let path = "\(dir)/\(name)"
+            try writeFile(path, device.png())
+            summary.snapshots.append(path)
+            if !options.quiet { print("  📷 \(path)") }
+        case .restart:
+            guard !options.inMemory else { throw fail("'restart' needs the journal on disk") }
+            let live = device.app.state
+            try device.reopen()
+            try device.run(until: device.now)
+            guard device.app.state == live else {
+                throw fail("the state rebuilt from the journal differs from the live state")
+            }
+            if !options.quiet { print("  ↻ restarted: state rebuilt from \(try device.app.store.eventCount()) events, identical") }
+            summary.expectations += 1
+        case .echo(let text):
+            if !options.quiet { print("  " + text) }
+        }
+    }
+
+    private var sendCounter = 0
+
+    private func command(id: String?, name: String, fields: [String: String], device: SimDevice, line: Int,
+                         fail: (String) -> ScenarioError) throws -> Command {
+        try device.run(until: device.now)
+        do {
+            return try CommandParser.parse(name: name, fields: fields, id: id ?? "line-\(line)-\(device.now.seconds)",
+                                           at: device.now, clock: device.app.state.clock)
+        } catch {
+            throw AppError.domain(error)
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import PetCore
+import PetDevice
+
+/// A parsed scenario file (docs/scenarios.md): one step per line.
+public struct Scenario: Sendable {
+    public var name: String
+    public var file: String
+    public var steps: [Located]
+
+    public struct Located: Sendable {
+        public var line: Int
+        public var text: String
+        public var step: Step
+    }
+
+    public enum Step: Sendable, Equatable {
+        /// Starts a new pet at a local time in a zone (must come before anything else).
+        case start(local: LocalDateTime, zone: String, dayStart: Int)
+        /// Runs the device until a local time (forwards), or sets its clock back (backwards).
+        case time(LocalDateTime)
+        /// Runs the device for a while: every reminder and day boundary on the way happens on time.
+        case advance(Int64)
+        /// The device is off for a while, then boots and catches up.
+        case off(Int64)
+        case press(Button)
+        case hold(Button)
+        case double(Button)
+        case chord
+        /// A command as the phone would send it.
+        case send(id: String?, name: String, fields: [String: String])
+        /// A command that must be refused with this error code, changing nothing.
+        case reject(code: String, id: String?, name: String, fields: [String: String])
+        case expect(path: String, op: Op, value: String)
+        case expectScreen(text: String, shown: Bool)
+        case snapshot(String)
+        /// Closes the app and reopens it from the database; the rebuilt state must equal the live one.
+        case restart
+        case echo(String)
+    }
+
+    public enum Op: String, Sendable, CaseIterable {
+        case eq = "==", ne = "!=", le = "<=", ge = ">=", lt = "<", gt = ">", contains = "contains"
+    }
+}
+
+/// What went wrong, with file and line.
+public enum ScenarioError: Error, CustomStringConvertible, Equatable {
+    case syntax(file: String, line: Int, message: String)
+    case failed(file: String, line: Int, step: String, message: String)
+    case io(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .syntax(file, line, message): return "\(file):\(line): syntax error: \(message)"
+        case let .failed(file, line, step, message): return "\(file):\(line): \(step)\n  \(message)"
+        case let .io(path, message): return "\(path): \(message)"
+        }
+    }
+}
+
+public enum ScenarioParser {
+    /// Parses scenario text. Errors name the file, the line and the problem.
+    public static func parse(_ text: String, file: String, name: String? = nil) throws(ScenarioError) -> Scenario {
+        var steps: [Scenario.Located] = []
+        var lineNo = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNo += 1
+            let line = String(raw).trimmingSpacesSim
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let words: [String]
+            do { words = try tokenize(line) } catch let e { throw .syntax(file: file, line: lineNo, message: e.message) }
+            guard let head = words.first else { continue }
+            let step: Scenario.Step
+            do { step = try parseStep(head, Array(words.dropFirst())) } catch let e {
+                throw .syntax(file: file, line: lineNo, message: e.message)
+            }
+            if case .start = step, !steps.isEmpty {
+                throw .syntax(file: file, line: lineNo, message: "'start' must be the first step")
+            }
+            steps.append(.init(line: lineNo, text: line, step: step))
+        }
+        let base = name ?? String(file.split(separator: "/").last ?? Substring(file))
+        let stem = base.hasSuffix(".scenario") ? String(base.dropLast(9)) : base
+        return Scenario(name: stem, file: file, steps: steps)
+    }
+
+    struct Problem: Error { var message: String }
+
+    static func parseStep(_ head: String, _ args: [String]) throws(Problem) -> Scenario.Step {
+        func one(_ what: String) throws(Problem) -> String {
+            guard args.count == 1 else { throw Problem(message: "'\(head)' takes one \(what)") }
+            return args[0]
+        }
+        func duration() throws(Problem) -> Int64 {
+            let v = try one("duration like 2h30m or 3d")
+            guard let s = TimeText.duration(v), s > 0 else {
+                throw Problem(message: "'\(v)' is not a duration (use e.g. 90s, 45m, 2h30m, 3d)")
+            }
+            return s
+        }
+        func button(_ v: String) throws(Problem) -> Button {
+            guard let b = Button(rawValue: v.uppercased()) else { throw Problem(message: "unknown button '\(v)' (A, B or C)") }
+            return b
+        }
+        func localTime(_ parts: ArraySlice<String>) throws(Problem) -> LocalDateTime {
+            let joined = parts.joined(separator: " ")
+            guard let t = LocalDateTime(parsing: joined) else {
+                throw Problem(message: "'\(joined)' is not a local time (use YYYY-MM-DD HH:MM)")
+            }
+            return t
+        }
+        switch head {
+        case "start":
+            var positional = ArraySlice<String>()
+            var zone = "UTC", dayStart = 3
+            for a in args {
+                if a.hasPrefix("zone=") { zone = String(a.dropFirst(5)) }
+                else if a.hasPrefix("day-start=") {
+                    guard let h = Int(a.dropFirst(10)), (0...23).contains(h) else { throw Problem(message: "day-start must be 0–23") }
+                    dayStart = h
+                } else { positional.append(a) }
+            }
+            guard ZoneDatabase.isValidIdentifier(zone) else { throw Problem(message: "'\(zone)' is not a zone identifier") }
+            return .start(local: try localTime(positional), zone: zone, dayStart: dayStart)
+        case "time": return .time(try localTime(args[...]))
+        case "advance": return .advance(try duration())
+        case "off": return .off(try duration())
+        case "press": return .press(try button(try one("button")))
+        case "hold": return .hold(try button(try one("button")))
+        case "double": return .double(try button(try one("button")))
+        case "chord":
+            guard args == ["A+C"] || args.isEmpty else { throw Problem(message: "only the A+C chord exists") }
+            return .chord
+        case "send", "reject":
+            var rest = args[...]
+            var code = ""
+            if head == "reject" {
+                guard let c = rest.popFirst() else { throw Problem(message: "reject needs an error code and a command") }
+                code = c
+            }
+            var id: String?
+            var fields: [String: String] = [:]
+            guard let name = rest.popFirst() else { throw Problem(message: "\(head) needs a command name") }
+            for a in rest {
+                guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
+                    throw Problem(message: "'\(a)' is not key=value")
+                }
+                let key = String(a[..<eq]), value = String(a[a.index(after: eq)...])
+                if key == "id" { id = value; continue }
+                guard fields[key] == nil else { throw Problem(message: "field '\(key)' given twice") }
+                fields[key] = value
+            }
+            return head == "send" ? .send(id: id, name: name, fields: fields)
+                                  : .reject(code: code, id: id, name: name, fields: fields)
+        case "expect":
+            if args.first == "screen" || args.first == "no-screen" {
+                guard args.count == 2 else { throw Problem(message: "use: expect screen \"text\"") }
+                return .expectScreen(text: args[1], shown: args[0] == "screen")
+            }
+            guard args.count == 3 else { throw Problem(message: "use: expect <value> <op> <expected> (ops: == != < <= > >= contains)") }
+            guard let op = Scenario.Op(rawValue: args[1]) else { throw Problem(message: "unknown operator '\(args[1])'") }
+            return .expect(path: args[0], op: op, value: args[2])
+        case "snapshot":
+            let n = try one("file name")
+            guard n.hasSuffix(".png"), !n.contains("/"), !n.hasPrefix(".") else {
+                throw Problem(message: "snapshot names a .png file in the output folder (no '/')")
+            }
+            return .snapshot(n)
+        case "restart":
+            guard args.isEmpty else { throw Problem(message: "restart takes no arguments") }
+            return .restart
+        case "echo": return .echo(args.joined(separator: " "))
+        default:
+            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, chord, send, reject, expect, snapshot, restart, echo)")
+        }
+    }
+
+    /// Splits on spaces; "double quotes" group words (with \" and \\ escapes), also after key=.
+    static func tokenize(_ line: String) throws(Problem) -> [String] {
+        var out: [String] = []
+        var cur = ""
+        var inQuote = false, escape = false, hasToken = false
+        for ch in line {
+            if escape { cur.append(ch); escape = false; continue }
+            if inQuote {
+                if ch == "\\" { escape = true } else if ch == "\"" { inQuote = false } else { cur.append(ch) }
+                continue
+            }
+            if ch == "\"" { inQuote = true; hasToken = true; continue }
+            if ch == " " || ch == "\t" {
+                if hasToken { out.append(cur); cur = ""; hasToken = false }
+                continue
+            }
+            if ch == "#" && !hasToken { break }   // trailing comment
+            cur.append(ch); hasToken = true
+        }
+        if inQuote { throw Problem(message: "unterminated quote") }
+        if hasToken { out.append(cur) }
+        return out
+    }
+}
+
+extension String {
+    var trimmingSpacesSim: String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,371 @@
+// EventStore.swift — durable, append-only storage of DeskPet events.
+//
+// The domain core produces events; this store persists them as opaque rows
+// in one SQLite file (WAL journal, synchronous=FULL: when `append` returns,
+// the rows survive a crash or power loss). It knows nothing about the domain.
+//
+// Threading: an EventStore is not Sendable. Use it from one thread/actor;
+// the connection is opened with SQLITE_OPEN_NOMUTEX accordingly.
+
+import CSQLite
+
+public final class EventStore {
+    /// Tuning knobs. The defaults are the durable production settings.
+    public struct Options: Sendable, Equatable {
+        /// `PRAGMA synchronous` levels. Only lower it for benchmarks or tests.
+        public enum Synchronous: String, Sendable, Equatable {
+            case off = "OFF", normal = "NORMAL", full = "FULL", extra = "EXTRA"
+        }
+
+        public var synchronous: Synchronous
+        /// How long to wait for another connection's write lock.
+        public var busyTimeoutMilliseconds: Int32
+        /// Run `PRAGMA quick_check` when opening an existing file, so damage is
+        /// reported as `.corrupt` up front instead of on some later read.
+        public var verifyOnOpen: Bool
+
+        public init(synchronous: Synchronous = .full, busyTimeoutMilliseconds: Int32 = 5_000,
+                    verifyOnOpen: Bool = true) {
+            self.synchronous = synchronous
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.verifyOnOpen = verifyOnOpen
+        }
+    }
+
+    /// The `PRAGMA application_id` stamped on every DeskPet database.
+    public static let applicationID: Int32 = Schema.applicationID
+    /// The newest schema version (`PRAGMA user_version`) this build can open.
+    public static var supportedSchemaVersion: Int { Schema.latestVersion }
+
+    /// The database file path (":memory:" for in-memory stores).
+    public let path: String
+    private var connection: Connection?
+
+    /// Opens the DeskPet database at `path`, creating it if missing and
+    /// upgrading its schema if older. A file that is not a DeskPet database
+    /// (garbage, corrupt, foreign, or from a newer DeskPet) is refused with a
+    /// typed error and left byte-for-byte untouched.
+    public convenience init(path: String, options: Options = Options()) throws(StoreError) {
+        try self.init(path: path, options: options, schemaVersion: Schema.latestVersion)
+    }
+
+    /// A private, empty database in memory (for tests and benchmarks).
+    public static func inMemory(options: Options = Options()) throws(StoreError) -> EventStore {
+        try EventStore(path: ":memory:", options: options)
+    }
+
+    /// Opens and migrates up to `target` only. Internal so tests can build
+    /// databases at an older schema version.
+    init(path: String, options: Options, schemaVersion target: Int) throws(StoreError) {
+        self.path = path
+        self.connection = try Self.openValidated(path: path, options: options, target: target)
+    }
+
+    deinit { connection?.close() }
+
+    /// Closes the database. Further calls throw `.closed`. Idempotent.
+    public func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    private func live() throws(StoreError) -> Connection {
+        guard let connection else { throw .closed }
+        return connection
+    }
+
+    // MARK: - Writing
+
+    /// Appends `events` (and the `command` that produced them, if any) in one
+    /// transaction and returns the sequence numbers assigned to the events.
+    /// The input `seq` values are ignored. On any failure nothing is stored.
+    /// Throws `.duplicateCommand` if `command.id` was stored before.
+    @discardableResult
+    public func append(command: CommandRow?, events: [EventRow]) throws(StoreError) -> [Int64] {
+        let conn = try live()
+        try conn.begin()
+        do {
+            let seqs = try insert(command: command, events: events, conn)
+            try conn.commit()
+            return seqs
+        } catch {
+            conn.rollback()
+            throw error
+        }
+    }
+
+    /// The body of `append`; runs inside the caller's transaction.
+    private func insert(command: CommandRow?, events: [EventRow], _ conn: Connection) throws(StoreError) -> [Int64] {
+        if let command {
+            if try self.command(id: command.id) != nil { throw StoreError.duplicateCommand(id: command.id) }
+            let stmt = try conn.prepare(
+                "INSERT INTO commands(id, at, kind, reply) VALUES (?1, ?2, ?3, ?4)", "store command")
+            defer { stmt.reset() }
+            try stmt.bind(1, command.id)
+            try stmt.bind(2, command.at)
+            try stmt.bind(3, command.kind)
+            try stmt.bind(4, command.reply)
+            do {
+                try stmt.run()
+            } catch let StoreError.sqlite(_, code, _) where code == sqliteConstraintPrimaryKey {
+                throw StoreError.duplicateCommand(id: command.id)  // lost a race with another writer
+            }
+        }
+
+        var seqs: [Int64] = []
+        seqs.reserveCapacity(events.count)
+        for (index, event) in events.enumerated() {
+            let stmt = try conn.prepare(
+                """
+                INSERT INTO events(at, day, type, command_id, coins_delta, xp_delta, reason, payload)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                """,
+                // Names the failing row by position and type, never by payload.
+                "append event #\(index + 1) of \(events.count) (type '\(event.type)')")
+            defer { stmt.reset() }
+            try stmt.bind(1, event.at)
+            try stmt.bind(2, event.day)
+            try stmt.bind(3, event.type)
+            try stmt.bind(4, event.commandID)
+            try stmt.bind(5, event.coinsDelta)
+            try stmt.bind(6, event.xpDelta)
+            try stmt.bind(7, event.reason)
+            try stmt.bind(8, event.payload)
+            try stmt.run()
+            seqs.append(sqlite3_last_insert_rowid(conn.db))
+        }
+
+        if let command, let first = seqs.first, let last = seqs.last {
+            let stmt = try conn.prepare(
+                "UPDATE commands SET first_seq = ?2, last_seq = ?3 WHERE id = ?1", "record command's events")
+            defer { stmt.reset() }
+            try stmt.bind(1, command.id)
+            try stmt.bind(2, first)
+            try stmt.bind(3, last)
+            try stmt.run()
+        }
+        return seqs
+    }
+
+    /// Sets a metadata value (committed immediately).
+    public func setMeta(_ key: String, _ value: String) throws(StoreError) {
+        let stmt = try live().prepare(
+            "INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            "set meta '\(key)'")
+        defer { stmt.reset() }
+        try stmt.bind(1, key)
+        try stmt.bind(2, value)
+        try stmt.run()
+    }
+
+    /// Stores a snapshot of caller-defined `format` reflecting events up to
+    /// and including `seq`. A snapshot already stored at `seq` is replaced.
+    public func saveSnapshot(seq: Int64, format: Int, body: [UInt8]) throws(StoreError) {
+        let last = try lastSeq()
+        guard seq >= 0, seq <= last else {
+            throw .invalidArgument("snapshot seq \(seq) is outside the event log (last seq \(last))")
+        }
+        let stmt = try live().prepare(
+            """
+            INSERT OR REPLACE INTO snapshots(seq, created_at, format, body)
+            VALUES (?1, CAST(strftime('%s', 'now') AS INTEGER), ?2, ?3)
+            """,
+            "save snapshot at seq \(seq)")
+        defer { stmt.reset() }
+        try stmt.bind(1, seq)
+        try stmt.bind(2, format)
+        try stmt.bind(3, body)
+        try stmt.run()
+    }
+
+    // MARK: - Reading
+
+    /// The stored command with this id, if it was handled before.
+    public func command(id: String) throws(StoreError) -> CommandRow? {
+        let stmt = try live().prepare("SELECT id, at, kind, reply FROM commands WHERE id = ?1", "look up command")
+        defer { stmt.reset() }
+        try stmt.bind(1, id)
+        guard try stmt.step() else { return nil }
+        return CommandRow(id: stmt.text(0) ?? "", at: stmt.int64(1), kind: stmt.text(2) ?? "",
+                          reply: stmt.text(3) ?? "")
+    }
+
+    /// Events with `seq > after`, in seq order; at most `limit` if given
+    /// (page through a long log by passing the last seq seen).
+    public func events(after: Int64 = 0, limit: Int? = nil) throws(StoreError) -> [EventRow] {
+        let stmt = try live().prepare(
+            """
+            SELECT seq, at, day, type, command_id, coins_delta, xp_delta, reason, payload
+            FROM events WHERE seq > ?1 ORDER BY seq LIMIT ?2
+            """,
+            "read events")
+        defer { stmt.reset() }
+        try stmt.bind(1, after)
+        try stmt.bind(2, Int64(limit ?? -1))  // negative LIMIT means no limit
+        var rows: [EventRow] = []
+        while try stmt.step() {
+            rows.append(EventRow(
+                seq: stmt.int64(0), at: stmt.int64(1), day: stmt.int(2), type: stmt.text(3) ?? "",
+                commandID: stmt.text(4), coinsDelta: stmt.int(5), xpDelta: stmt.int(6),
+                reason: stmt.text(7), payload: stmt.text(8) ?? ""))
+        }
+        return rows
+    }
+
+    /// Number of stored events.
+    public func eventCount() throws(StoreError) -> Int {
+        Int(try live().scalarInt("SELECT count(*) FROM events", "count events") ?? 0)
+    }
+
+    /// The highest assigned seq, 0 when the log is empty.
+    public func lastSeq() throws(StoreError) -> Int64 {
+        try live().scalarInt("SELECT coalesce(max(seq), 0) FROM events", "read last seq") ?? 0
+    }
+
+    /// A metadata value ("app", "created_at", or anything set with `setMeta`).
+    public func meta(_ key: String) throws(StoreError) -> String? {
+        let stmt = try live().prepare("SELECT value FROM meta WHERE key = ?1", "read meta '\(key)'")
+        defer { stmt.reset() }
+        try stmt.bind(1, key)
+        return try stmt.step() ? stmt.text(0) : nil
+    }
+
+    /// The newest snapshot of `format`, if any.
+    public func latestSnapshot(format: Int) throws(StoreError) -> (seq: Int64, body: [UInt8])? {
+        let stmt = try live().prepare(
+            "SELECT seq, body FROM snapshots WHERE format = ?1 ORDER BY seq DESC LIMIT 1", "read snapshot")
+        defer { stmt.reset() }
+        try stmt.bind(1, format)
+        guard try stmt.step() else { return nil }
+        return (stmt.int64(0), stmt.blob(1))
+    }
+
+    /// The schema version of the open database.
+    public func schemaVersion() throws(StoreError) -> Int {
+        Int(try live().scalarInt("PRAGMA user_version", "read user_version") ?? 0)
+    }
+
+    /// The journal mode in effect ("wal" for files). Internal, for tests.
+    func journalMode() throws(StoreError) -> String {
+        try query("PRAGMA journal_mode").first ?? ""
+    }
+
+    /// First column of every row of a trusted SQL query, as text. Internal,
+    /// for tests and diagnostics; not for domain data access.
+    func query(_ sql: String) throws(StoreError) -> [String] {
+        try live().textColumn(sql, "diagnostic query")
+    }
+
+    // MARK: - Opening
+
+    /// Opens `path`, refuses anything that is not a healthy DeskPet database
+    /// of a supported version, then configures and migrates it. Nothing is
+    /// written to the file until all checks have passed.
+    private static func openValidated(path: String, options: Options, target: Int) throws(StoreError) -> Connection {
+        let inMemory = path == ":memory:"
+        if !inMemory {
+            switch FileProbe.probe(path: path) {
+            case .notSQLite:
+                throw .notADatabase(path: path)
+            case .truncatedHeader:
+                throw .corrupt(path: path, detail: "file ends inside the 100-byte SQLite header")
+            case .newDatabase, .sqliteHeader, .unreadable:
+                break  // .unreadable: let SQLite report the precise reason
+            }
+        }
+
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let conn = try Connection.open(path: path, flags: flags)
+        do {
+            try inspect(conn, path: path, options: options, target: target)
+            try configure(conn, inMemory: inMemory, options: options)
+            try migrate(conn, to: target)
+            return conn
+        } catch {
+            conn.close()
+            throw error
+        }
+    }
+
+    /// Read-only checks: application id, schema version, integrity.
+    private static func inspect(_ conn: Connection, path: String, options: Options, target: Int) throws(StoreError) {
+        let code = sqlite3_busy_timeout(conn.db, options.busyTimeoutMilliseconds)
+        guard code == SQLITE_OK else { throw sqliteError(conn.db, "set busy timeout", code) }
+
+        let appID: Int64, version: Int64, objects: Int64
+        do {
+            appID = try conn.scalarInt("PRAGMA application_id", "read application_id") ?? 0
+            version = try conn.scalarInt("PRAGMA user_version", "read user_version") ?? 0
+            objects = try conn.scalarInt("SELECT count(*) FROM sqlite_schema", "read schema") ?? 0
+        } catch {
+            throw classify(error, path: path)
+        }
+
+        let isNew = appID == 0 && version == 0 && objects == 0
+        if isNew { return }
+        guard appID == Int64(Schema.applicationID) else {
+            throw .foreignFile(path: path, applicationID: Int32(truncatingIfNeeded: appID))
+        }
+        guard version <= Int64(target) else {
+            throw .newerSchema(path: path, found: Int(version), supported: target)
+        }
+        if options.verifyOnOpen {
+            let report: [String]
+            do {
+                report = try conn.textColumn("PRAGMA quick_check", "check integrity")
+            } catch {
+                throw classify(error, path: path)
+            }
+            guard report == ["ok"] else {
+                throw .corrupt(path: path, detail: report.prefix(3).joined(separator: "; "))
+            }
+        }
+    }
+
+    /// Maps "this is not / no longer a database" SQLite errors to file errors.
+    private static func classify(_ error: StoreError, path: String) -> StoreError {
+        guard case let .sqlite(_, code, message) = error else { return error }
+        switch code & 0xFF {  // primary result code
+        case SQLITE_NOTADB: return .notADatabase(path: path)
+        case SQLITE_CORRUPT: return .corrupt(path: path, detail: message)
+        default: return error
+        }
+    }
+
+    /// Durability and integrity settings (first writes to the file).
+    private static func configure(_ conn: Connection, inMemory: Bool, options: Options) throws(StoreError) {
+        if !inMemory {
+            let mode = try conn.textColumn("PRAGMA journal_mode = WAL", "enable WAL journal").first ?? ""
+            guard mode.lowercased() == "wal" else {
+                throw .sqlite(operation: "enable WAL journal", code: SQLITE_ERROR,
+                              message: "journal mode stayed '\(mode)'")
+            }
+        }
+        try conn.execute("PRAGMA synchronous = \(options.synchronous.rawValue)", "set synchronous")
+        try conn.execute("PRAGMA foreign_keys = ON", "enable foreign keys")
+    }
+
+    /// Applies pending migrations, one transaction each.
+    private static func migrate(_ conn: Connection, to target: Int) throws(StoreError) {
+        while true {
+            try conn.begin()
+            do {
+                // Re-read inside the write lock: another process may have migrated meanwhile.
+                let version = Int(try conn.scalarInt("PRAGMA user_version", "read user_version") ?? 0)
+                guard version < target else {
+                    try conn.commit()
+                    return
+                }
+                let operation = "migrate schema to version \(version + 1)"
+                for sql in Schema.migrations[version] {
+                    try conn.execute(sql, operation)
+                }
+                try conn.execute("PRAGMA user_version = \(version + 1)", operation)
+                try conn.commit()
+            } catch {
+                conn.rollback()
+                throw error
+            }
+        }
+    }
+}

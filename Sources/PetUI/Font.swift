@@ -1,0 +1,217 @@
+// Font.swift — a hand-made 6×8 bitmap font: 5×7 glyphs in a 6×8 cell (one blank
+// column on the right, one blank row below). Covers printable ASCII plus a few
+// named symbols mapped to private-use code points.
+
+/// Named symbols available in the font (private-use code points).
+public enum Glyph {
+    public static let coin: Character = "\u{E000}"
+    public static let heart: Character = "\u{E001}"
+    public static let flame: Character = "\u{E002}"
+    public static let check: Character = "\u{E003}"
+    public static let bell: Character = "\u{E004}"
+    public static let lock: Character = "\u{E005}"
+}
+
+public enum Font {
+    /// Cell size at scale 1 (advance and line height).
+    public static let cellWidth = 6
+    public static let cellHeight = 8
+    public static let glyphWidth = 5
+    public static let glyphHeight = 7
+
+    /// Glyph art: 7 rows of 5 pixels separated by spaces; `#` = ink, `.` = blank.
+    static let art: [(UInt32, String)] = [
+        (0x20, "..... ..... ..... ..... ..... ..... ....."), // space
+        (0x21, "..#.. ..#.. ..#.. ..#.. ..#.. ..... ..#.."), // !
+        (0x22, ".#.#. .#.#. .#.#. ..... ..... ..... ....."), // "
+        (0x23, ".#.#. .#.#. ##### .#.#. ##### .#.#. .#.#."), // #
+        (0x24, "..#.. .#### #.#.. .###. ..#.# ####. ..#.."), // $
+        (0x25, "##... ##..# ...#. ..#.. .#... #..## ...##"), // %
+        (0x26, ".##.. #..#. #.#.. .#... #.#.# #..#. .##.#"), // &
+        (0x27, "..#.. ..#.. .#... ..... ..... ..... ....."), // '
+        (0x28, "...#. ..#.. .#... .#... .#... ..#.. ...#."), // (
+        (0x29, ".#... ..#.. ...#. ...#. ...#. ..#.. .#..."), // )
+        (0x2A, "..... ..#.. #.#.# .###. #.#.# ..#.. ....."), // *
+        (0x2B, "..... ..#.. ..#.. ##### ..#.. ..#.. ....."), // +
+        (0x2C, "..... ..... ..... ..... .##.. ..#.. .#..."), // ,
+        (0x2D, "..... ..... ..... .###. ..... ..... ....."), // -
+        (0x2E, "..... ..... ..... ..... ..... .##.. .##.."), // .
+        (0x2F, "..... ....# ...#. ..#.. .#... #.... ....."), // /
+        (0x30, ".###. #...# #..## #.#.# ##..# #...# .###."), // 0
+        (0x31, "..#.. .##.. ..#.. ..#.. ..#.. ..#.. .###."), // 1
+        (0x32, ".###. #...# ....# ...#. ..#.. .#... #####"), // 2
+        (0x33, "####. ....# ....# .###. ....# ....# ####."), // 3
+        (0x34, "...#. ..##. .#.#. #..#. ##### ...#. ...#."), // 4
+        (0x35, "##### #.... ####. ....# ....# #...# .###."), // 5
+        (0x36, "..##. .#... #.... ####. #...# #...# .###."), // 6
+        (0x37, "##### ....# ...#. ..#.. .#... .#... .#..."), // 7
+        (0x38, ".###. #...# #...# .###. #...# #...# .###."), // 8
+        (0x39, ".###. #...# #...# .#### ....# ...#. .##.."), // 9
+        (0x3A, "..... .##.. .##.. ..... .##.. .##.. ....."), // :
+        (0x3B, "..... .##.. .##.. ..... .##.. ..#.. .#..."), // ;
+        (0x3C, "...#. ..#.. .#... #.... .#... ..#.. ...#."), // <
+        (0x3D, "..... ..... ##### ..... ##### ..... ....."), // =
+        (0x3E, ".#... ..#.. ...#. ....# ...#. ..#.. .#..."), // >
+        (0x3F, ".###. #...# ....# ...#. ..#.. ..... ..#.."), // ?
+        (0x40, ".###. #...# ....# .##.# #.#.# #.#.# .###."), // @
+        (0x41, ".###. #...# #...# ##### #...# #...# #...#"), // A
+        (0x42, "####. #...# #...# ####. #...# #...# ####."), // B
+        (0x43, ".###. #...# #.... #.... #.... #...# .###."), // C
+        (0x44, "###.. #..#. #...# #...# #...# #..#. ###.."), // D
+        (0x45, "##### #.... #.... ####. #.... #.... #####"), // E
+        (0x46, "##### #.... #.... ####. #.... #.... #...."), // F
+        (0x47, ".###. #...# #.... #.### #...# #...# .####"), // G
+        (0x48, "#...# #...# #...# ##### #...# #...# #...#"), // H
+        (0x49, ".###. ..#.. ..#.. ..#.. ..#.. ..#.. .###."), // I
+        (0x4A, "..### ...#. ...#. ...#. ...#. #..#. .##.."), // J
+        (0x4B, "#...# #..#. #.#.. ##... #.#.. #..#. #...#"), // K
+        (0x4C, "#.... #.... #.... #.... #.... #.... #####"), // L
+        (0x4D, "#...# ##.## #.#.# #.#.# #...# #...# #...#"), // M
+        (0x4E, "#...# #...# ##..# #.#.# #..## #...# #...#"), // N
+        (0x4F, ".###. #...# #...# #...# #...# #...# .###."), // O
+        (0x50, "####. #...# #...# ####. #.... #.... #...."), // P
+        (0x51, ".###. #...# #...# #...# #.#.# #..#. .##.#"), // Q
+        (0x52, "####. #...# #...# ####. #.#.. #..#. #...#"), // R
+        (0x53, ".#### #.... #.... .###. ....# ....# ####."), // S
+        (0x54, "##### ..#.. ..#.. ..#.. ..#.. ..#.. ..#.."), // T
+        (0x55, "#...# #...# #...# #...# #...# #...# .###."), // U
+        (0x56, "#...# #...# #...# #...# #...# .#.#. ..#.."), // V
+        (0x57, "#...# #...# #...# #.#.# #.#.# #.#.# .#.#."), // W
+        (0x58, "#...# #...# .#.#. ..#.. .#.#. #...# #...#"), // X
+        (0x59, "#...# #...# .#.#. ..#.. ..#.. ..#.. ..#.."), // Y
+        (0x5A, "##### ....# ...#. ..#.. .#... #.... #####"), // Z
+        (0x5B, ".###. .#... .#... .#... .#... .#... .###."), // [
+        (0x5C, "..... #.... .#... ..#.. ...#. ....# ....."), // backslash
+        (0x5D, ".###. ...#. ...#. ...#. ...#. ...#. .###."), // ]
+        (0x5E, "..#.. .#.#. #...# ..... ..... ..... ....."), // ^
+        (0x5F, "..... ..... ..... ..... ..... ..... #####"), // _
+        (0x60, ".#... ..#.. ...#. ..... ..... ..... ....."), // `
+        (0x61, "..... ..... .###. ....# .#### #...# .####"), // a
+        (0x62, "#.... #.... #.##. ##..# #...# #...# ####."), // b
+        (0x63, "..... ..... .###. #.... #.... #...# .###."), // c
+        (0x64, "....# ....# .##.# #..## #...# #...# .####"), // d
+        (0x65, "..... ..... .###. #...# ##### #.... .###."), // e
+        (0x66, "..##. .#..# .#... ###.. .#... .#... .#..."), // f
+        (0x67, "..... .#### #...# #...# .#### ....# .###."), // g
+        (0x68, "#.... #.... #.##. ##..# #...# #...# #...#"), // h
+        (0x69, "..#.. ..... .##.. ..#.. ..#.. ..#.. .###."), // i
+        (0x6A, "...#. ..... ..##. ...#. ...#. #..#. .##.."), // j
+        (0x6B, "#.... #.... #..#. #.#.. ##... #.#.. #..#."), // k
+        (0x6C, ".##.. ..#.. ..#.. ..#.. ..#.. ..#.. .###."), // l
+        (0x6D, "..... ..... ##.#. #.#.# #.#.# #.#.# #.#.#"), // m
+        (0x6E, "..... ..... #.##. ##..# #...# #...# #...#"), // n
+        (0x6F, "..... ..... .###. #...# #...# #...# .###."), // o
+        (0x70, "..... ####. #...# #...# ####. #.... #...."), // p
+        (0x71, "..... .#### #...# #...# .#### ....# ....#"), // q
+        (0x72, "..... ..... #.##. ##..# #.... #.... #...."), // r
+        (0x73, "..... ..... .###. #.... .###. ....# ####."), // s
+        (0x74, ".#... .#... ###.. .#... .#... .#..# ..##."), // t
+        (0x75, "..... ..... #...# #...# #...# #..## .##.#"), // u
+        (0x76, "..... ..... #...# #...# #...# .#.#. ..#.."), // v
+        (0x77, "..... ..... #...# #...# #.#.# #.#.# .#.#."), // w
+        (0x78, "..... ..... #...# .#.#. ..#.. .#.#. #...#"), // x
+        (0x79, "..... #...# #...# #...# .#### ....# .###."), // y
+        (0x7A, "..... ..... ##### ...#. ..#.. .#... #####"), // z
+        (0x7B, "...#. ..#.. ..#.. .#... ..#.. ..#.. ...#."), // {
+        (0x7C, "..#.. ..#.. ..#.. ..#.. ..#.. ..#.. ..#.."), // |
+        (0x7D, ".#... ..#.. ..#.. ...#. ..#.. ..#.. .#..."), // }
+        (0x7E, "..... ..... .#... #.#.# ...#. ..... ....."), // ~
+        // Named symbols
+        (0xE000, ".###. ##### ##.## ##.## ##.## ##### .###."), // coin
+        (0xE001, "..... ##.## ##### ##### .###. ..#.. ....."), // heart
+        (0xE002, "..#.. .##.. .###. ##.## #..## #...# .###."), // flame
+        (0xE003, "..... ....# ...## #.##. ###.. .#... ....."), // check
+        (0xE004, "..#.. .###. .###. .###. ##### ..... ..#.."), // bell
+        (0xE005, ".###. #...# #...# ##### ##.## ##.## #####"), // lock
+    ]
+
+    /// Drawn for characters the font does not know.
+    static let boxArt = "##### #...# #...# #...# #...# #...# #####"
+
+    /// Parses "row row ..." art into 7 row bitmasks (bit 4 = leftmost column).
+    static func parse(_ s: String) -> [UInt8] {
+        s.split(separator: " ").map { row in
+            row.reduce(UInt8(0)) { acc, ch in (acc << 1) | (ch == "#" ? 1 : 0) }
+        }
+    }
+
+    /// Code point → row bitmasks, built once.
+    static let glyphs: [UInt32: [UInt8]] = {
+        var d: [UInt32: [UInt8]] = [:]
+        for (cp, a) in art { d[cp] = parse(a) }
+        return d
+    }()
+
+    static let box: [UInt8] = parse(boxArt)
+
+    /// Row bitmasks for a character; unknown characters (and multi-scalar clusters) get a box.
+    public static func rows(for ch: Character) -> [UInt8] {
+        let scalars = ch.unicodeScalars
+        guard scalars.count == 1, let s = scalars.first, let g = glyphs[s.value] else { return box }
+        return g
+    }
+
+    /// True if the character has its own glyph (otherwise it renders as a box).
+    public static func hasGlyph(_ ch: Character) -> Bool {
+        let scalars = ch.unicodeScalars
+        guard scalars.count == 1, let s = scalars.first else { return false }
+        return glyphs[s.value] != nil
+    }
+
+    /// Width in pixels of `s` at `scale`: every character advances 6·scale pixels.
+    public static func textWidth(_ s: String, scale: Int = 1) -> Int {
+        s.count * cellWidth * max(1, scale)
+    }
+
+    /// The text that fits in `maxWidth`, shortened with "..." if needed.
+    public static func fit(_ s: String, scale: Int = 1, maxWidth: Int?) -> String {
+        guard let maxWidth else { return s }
+        let adv = cellWidth * max(1, scale)
+        let capacity = max(0, maxWidth) / adv          // characters that fit
+        if s.count <= capacity { return s }
+        if capacity <= 3 { return String(repeating: ".", count: capacity) }
+        var head = String(s.prefix(capacity - 3))
+        while head.last == " " { head.removeLast() }   // "abc ..." reads worse than "abc..."
+        return head + "..."
+    }
+}
+
+extension Canvas {
+    /// Width in pixels of `s` at `scale`.
+    public func textWidth(_ s: String, scale: Int = 1) -> Int { Font.textWidth(s, scale: scale) }
+
+    /// Draws `s` with its top-left at (x, y). With `maxWidth`, over-long text is
+    /// ellipsized with "...". Returns the drawn width in pixels. The visible text is
+    /// recorded in `textRuns`.
+    @discardableResult
+    public mutating func drawText(_ s: String, x: Int, y: Int, color: RGB565,
+                                  scale: Int = 1, maxWidth: Int? = nil) -> Int {
+        let sc = min(max(1, scale), 64)
+        let text = Font.fit(s, scale: sc, maxWidth: maxWidth)
+        let adv = Font.cellWidth * sc
+        let lim = 1 << 40
+        let ox = min(max(x, -lim), lim), oy = min(max(y, -lim), lim)
+        var cx = ox
+        var touched: Rect? = nil
+        for ch in text {
+            // Skip glyphs that are entirely off-canvas horizontally.
+            if cx + adv > 0 && cx < width {
+                let rows = Font.rows(for: ch)
+                for (ry, bits) in rows.enumerated() where bits != 0 {
+                    for col in 0..<Font.glyphWidth where bits & (0x10 >> UInt8(col)) != 0 {
+                        let r = Rect(x: cx + col * sc, y: oy + ry * sc, w: sc, h: sc)
+                        if let c = r.intersection(bounds) {
+                            rawFill(c, color.raw)
+                            touched = touched.map { $0.union(c) } ?? c
+                        }
+                    }
+                }
+            }
+            cx += adv
+        }
+        let drawnWidth = cx - ox
+        if let t = touched { markDirty(t) }
+        recordText(text, Rect(x: ox, y: oy, w: drawnWidth, h: Font.cellHeight * sc))
+        return drawnWidth
+    }
+}

@@ -1,0 +1,1 @@
+print("deskpet-bench: not yet")
