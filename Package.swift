@@ -35,7 +35,8 @@ let package = Package(
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore"]),
         .testTarget(name: "PetUITests", dependencies: ["PetUI"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetDevice"]),
-        .testTarget(name: "PetSimTests", dependencies: ["PetSim", "PetLinux"]),
+        .testTarget(name: "PetSimTests", dependencies: ["PetSim"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,245 @@
-print("deskpet-bench: not yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+import PetCore
+import PetDevice
+import PetSim
+import PetStore
+
+let usage = """
+deskpet-bench: DeskPet's benchmarks. Prints one JSON line per figure (SPEC §16); progress goes to stderr.
+
+Usage:
+  deskpet-bench [--quick] [--only NAME[,NAME]]
+
+Figures (NAME):
+  latency     command -> durable store (WAL, synchronous=FULL) -> frame rendered, p50/p95/p99 over 10,000 commands
+  year        simulated days per wall second for a scripted year (5 tasks + 3 daily routines a day), in memory and on disk
+  rss         peak RSS of this process after the scripted year
+  coldstart   process start -> journal replayed -> first frame, median of 21 runs (new journal and a year's journal)
+
+Options:
+  --quick     fewer iterations (for a smoke test in CI)
+  --help      this help
+Build in release for real figures: swift run -c release deskpet-bench
+"""
+
+// MARK: - Small tools
+
+func monoNs() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func progress(_ s: String) { printError("[bench] " + s) }
+
+func emit(_ fields: [(String, String)]) {
+    print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+    flushOutput()
+}
+func q(_ s: String) -> String { "\"\(s)\"" }
+func f(_ d: Double, _ digits: Int = 3) -> String {
+    var m = 1.0
+    for _ in 0..<digits { m *= 10 }
+    return "\((d * m).rounded() / m)"
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let i = min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))
+    return sorted[i]
+}
+
+func tempDir() -> String {
+    var template = Array("/tmp/deskpet-bench-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { buf -> String in
+        guard let base = buf.baseAddress, let p = mkdtemp(base) else { return "/tmp" }
+        return String(cString: p)
+    }
+}
+
+func fileSize(_ path: String) -> Int {
+    var st = stat()
+    return stat(path, &st) == 0 ? Int(st.st_size) : 0
+}
+
+func peakRSSKiB() -> Int {
+    guard let text = try? readTextFile("/proc/self/status") else { return -1 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+
+let start2026 = Instant(1_767_600_000) // Mon 2026-01-05 08:00 UTC
+
+func cmd(_ device: SimDevice, _ id: String, _ name: String, _ fields: [String: String]) throws -> Command {
+    do {
+        return try CommandParser.parse(name: name, fields: fields, id: id, at: device.now, clock: device.app.state.clock)
+    } catch { throw AppError.domain(error) }
+}
+
+// MARK: - Figures
+
+/// Command -> durable (WAL, FULL sync) -> frame rendered.
+func benchLatency(n: Int) throws {
+    let dir = tempDir()
+    let device = try SimDevice(dbPath: dir + "/latency.db", start: start2026, zone: "Europe/Berlin")
+    var samples: [Double] = []
+    samples.reserveCapacity(n)
+    var open: [String] = []
+    for i in 0..<n {
+        try device.run(until: device.now + 60)
+        let c: Command
+        if i % 2 == 0 || open.isEmpty {
+            let id = "t\(i)"
+            c = try cmd(device, "c\(i)", "task.create", ["task": id, "title": "Task number \(i)", "due": "+\(1 + i % 30)h",
+                                                          "priority": ["low", "normal", "high"][i % 3], "estimate": "\(15 + i % 60)"])
+            open.append(id)
+        } else {
+            c = try cmd(device, "c\(i)", "task.complete", ["task": open.removeFirst()])
+        }
+        let t0 = monoNs()
+        try device.app.handle(c)   // durable before it returns
+        device.render()            // frame ready for the panel
+        samples.append(Double(monoNs() - t0) / 1e6)
+        if i % 2000 == 1999 { progress("latency: \(i + 1)/\(n) commands") }
+    }
+    samples.sort()
+    emit([("figure", q("command_to_frame_ms")), ("n", "\(n)"), ("p50", f(percentile(samples, 50))),
+          ("p95", f(percentile(samples, 95))), ("p99", f(percentile(samples, 99))), ("max", f(samples.last ?? 0)),
+          ("store", q("sqlite WAL synchronous=FULL")), ("target", q("p95<=10 p99<=20"))])
+    for s in ["", "-wal", "-shm"] { removeFile(dir + "/latency.db" + s) }
+    rmdir(dir)
+}
+
+/// A scripted year: every day 5 tasks (4 done, some early/late, one missed every third day) and
+/// 3 daily recurring routines (stand-ins for habits until the habit issue lands), done on 6 days of 7.
+func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = EventStore.Options()) throws -> (seconds: Double, commands: Int, events: Int) {
+    let device = try SimDevice(dbPath: dbPath, start: start2026, zone: "Europe/Berlin", options: options)
+    var commands = 0
+    func send(_ name: String, _ fields: [String: String]) throws {
+        commands += 1
+        try device.send(try cmd(device, "y\(commands)", name, fields))
+    }
+    let t0 = monoNs()
+    for r in 0..<3 {
+        try send("task.create", ["task": "routine\(r)", "title": "Routine \(r)", "due": "today \(18 + r):00", "repeat": "daily"])
+    }
+    for day in 0..<days {
+        // 08:00: plan the day.
+        for k in 0..<5 {
+            try send("task.create", ["task": "d\(day)k\(k)", "title": "Task \(k) of day \(day)",
+                                     "due": k == 4 ? "tomorrow 17:00" : "today \(10 + k * 2):00",
+                                     "priority": ["low", "normal", "high"][(day + k) % 3], "estimate": "\(15 * (k + 1))",
+                                     "reminders": "today \(9 + k * 2):45"])
+        }
+        try device.run(until: device.now + 3 * 3600)          // 11:00
+        for k in 0..<3 where !(k == 2 && day % 3 == 0) { try send("task.complete", ["task": "d\(day)k\(k)"]) }
+        if day > 0 { try send("task.complete", ["task": "d\(day - 1)k4"]) }
+        try device.run(until: device.now + 6 * 3600)          // 17:00
+        if day % 7 != 6 {
+            for r in 0..<3 {
+                let id = device.app.state.openTasks().first { $0.seriesID == "routine\(r)" }?.id
+                if let id { try send("task.complete", ["task": id]) }
+            }
+        }
+        try send("pet.pet", [:])
+        try device.run(until: device.now + 15 * 3600)         // next day 08:00
+    }
+    let secs = Double(monoNs() - t0) / 1e9
+    return (secs, commands, (try? device.app.store.eventCount()) ?? 0)
+}
+
+func benchYear(days: Int, dir: String) throws -> String {
+    progress("year: \(days) simulated days in memory")
+    let mem = try scriptedYear(dbPath: nil, days: days)
+    emit([("figure", q("sim_days_per_second")), ("store", q("in-memory")), ("days", "\(days)"),
+          ("seconds", f(mem.seconds)), ("days_per_second", f(Double(days) / mem.seconds, 1)),
+          ("commands", "\(mem.commands)"), ("events", "\(mem.events)"), ("target", q("365 days in <=2 s"))])
+    emit([("figure", q("peak_rss_mib")), ("after", q("scripted year in memory")),
+          ("mib", f(Double(peakRSSKiB()) / 1024, 1)), ("target", q("<=24"))])
+    progress("year: \(days) simulated days on disk (WAL, synchronous=NORMAL)")
+    let path = dir + "/year.db"
+    var options = EventStore.Options()
+    options.synchronous = .normal
+    let disk = try scriptedYear(dbPath: path, days: days, options: options)
+    let bytes = fileSize(path) + fileSize(path + "-wal")
+    emit([("figure", q("sim_days_per_second")), ("store", q("sqlite file WAL synchronous=NORMAL")), ("days", "\(days)"),
+          ("seconds", f(disk.seconds)), ("days_per_second", f(Double(days) / disk.seconds, 1)),
+          ("commands", "\(disk.commands)"), ("events", "\(disk.events)")])
+    emit([("figure", q("journal_bytes_per_day")), ("days", "\(days)"), ("bytes", "\(bytes)"),
+          ("kib_per_day", f(Double(bytes) / 1024 / Double(days), 2)), ("target", q("<=256 KiB written per day"))])
+    return path
+}
+
+/// Spawns this binary in probe mode and measures until it exits.
+func benchColdStart(runs: Int, db: String, label: String) throws {
+    var samples: [Double] = []
+    let me = CommandLine.arguments[0]
+    for _ in 0..<runs {
+        var pid: pid_t = 0
+        let argv: [String] = [me, "--probe-first-frame", db]
+        var cargs = argv.map { strdup($0) }
+        cargs.append(nil)
+        defer { for p in cargs { free(p) } }
+        let t0 = monoNs()
+        guard posix_spawn(&pid, me, nil, nil, cargs, environ) == 0 else { throw AppError.journal(seq: nil, detail: "cannot spawn \(me)") }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        samples.append(Double(monoNs() - t0) / 1e6)
+        guard status == 0 else { throw AppError.journal(seq: nil, detail: "probe exited with status \(status)") }
+    }
+    samples.sort()
+    emit([("figure", q("cold_start_to_first_frame_ms")), ("journal", q(label)), ("runs", "\(runs)"),
+          ("median", f(percentile(samples, 50))), ("p95", f(percentile(samples, 95))),
+          ("measured", q("spawn -> open journal -> replay -> first frame rendered -> exit")), ("target", q("median<=100"))])
+}
+
+/// Probe mode: open the journal, rebuild the state, render the first frame, exit.
+func probeFirstFrame(_ db: String) -> Int32 {
+    do {
+        let device = try SimDevice(dbPath: db, start: start2026, zone: "Europe/Berlin")
+        device.render()
+        return device.canvas.pixels.isEmpty ? 1 : 0
+    } catch {
+        printError("probe: \(error)")
+        return 1
+    }
+}
+
+// MARK: - Main
+
+var argv = Array(CommandLine.arguments.dropFirst())
+if argv.first == "--probe-first-frame", argv.count == 2 { exit(probeFirstFrame(argv[1])) }
+if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
+let quick = argv.contains("--quick")
+var only: Set<String> = ["latency", "year", "rss", "coldstart"]
+if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
+for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
+    printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
+}
+
+do {
+    let dir = tempDir()
+    var yearDB: String?
+    if only.contains("year") || only.contains("rss") || only.contains("coldstart") {
+        yearDB = try benchYear(days: quick ? 30 : 365, dir: dir)
+    }
+    if only.contains("latency") {
+        progress("latency: \(quick ? 1000 : 10_000) commands, each durable before the frame")
+        try benchLatency(n: quick ? 1000 : 10_000)
+    }
+    if only.contains("coldstart") {
+        progress("coldstart: new journal and a year's journal")
+        let fresh = dir + "/fresh.db"
+        try benchColdStart(runs: quick ? 5 : 21, db: fresh, label: "new")
+        if let yearDB { try benchColdStart(runs: quick ? 5 : 21, db: yearDB, label: "\(quick ? 30 : 365) days of events") }
+    }
+    for name in ["year.db", "fresh.db"] { for s in ["", "-wal", "-shm"] { removeFile("\(dir)/\(name)\(s)") } }
+    rmdir(dir)
+} catch {
+    printError("deskpet-bench: \(error)")
+    exit(1)
+}

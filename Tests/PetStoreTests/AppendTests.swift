@@ -139,8 +139,7 @@ final class AppendTests: StoreTestCase {
 
     func testBulkAppendAndPaging() throws {
         let store = try EventStore.inMemory()
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure {
+        do {
             for batch in 0..<200 {
                 let id = "c\(batch)"
                 try store.append(command: Sample.command(id),
@@ -155,6 +154,5 @@ final class AppendTests: StoreTestCase {
             pages += 1
         }
         XCTAssertEqual(pages, 5)
-        print("PetStore: 200 appends x 25 events in memory took \(elapsed)")
     }
 }

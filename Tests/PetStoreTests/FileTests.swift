@@ -215,17 +215,16 @@ final class FileTests: StoreTestCase {
     }
 }
 
-final class DurabilityTimingTests: StoreTestCase {
-    /// Not a benchmark gate, just a visible number: each append is one
-    /// fsync'd WAL commit with synchronous=FULL.
-    func testDurableAppendTiming() throws {
-        let store = try EventStore(path: path("timing.sqlite"))
-        let elapsed = try ContinuousClock().measure {
+final class ManyAppendsTests: StoreTestCase {
+    /// Each append is one fsync'd WAL commit with synchronous=FULL; all of them are there.
+    /// (Speed is measured by deskpet-bench, never here.)
+    func testManyDurableAppends() throws {
+        let store = try EventStore(path: path("many.sqlite"))
+        do {
             for i in 0..<100 {
                 try store.append(command: Sample.command("c\(i)"), events: [Sample.completed("t", command: "c\(i)")])
             }
         }
         XCTAssertEqual(try store.eventCount(), 100)
-        print("PetStore: 100 durable (synchronous=FULL) appends took \(elapsed)")
     }
 }

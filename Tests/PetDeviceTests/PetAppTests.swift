@@ -1,0 +1,203 @@
+import Foundation
+import XCTest
+import PetCore
+import PetStore
+@testable import PetDevice
+
+/// The app wiring: durable before acknowledged, replay on reopen, refusals change nothing.
+final class PetAppTests: XCTestCase {
+    let t0 = Instant(1_772_434_800) // Mon 2026-03-02 07:00 UTC = 08:00 Berlin
+
+    func tempDB() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("deskpet-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir.appendingPathComponent("pet.db").path
+    }
+
+    func command(_ app: PetApp, _ id: String, _ name: String, _ fields: [String: String], at: Instant) throws -> Command {
+        try CommandParser.parse(name: name, fields: fields, id: id, at: at, clock: app.state.clock)
+    }
+
+    func testAcknowledgedCommandIsInTheDatabaseAndSurvivesReopen() throws {
+        let path = try tempDB()
+        var app: PetApp? = try PetApp(store: try EventStore(path: path), now: t0, zone: "Europe/Berlin")
+        let reply = try app!.handle(try command(app!, "c1", "task.create",
+                                                ["task": "t1", "title": "Read", "priority": "high", "due": "today 17:00"], at: t0))
+        XCTAssertTrue(reply.ok)
+        // A second connection sees the command as soon as handle returned (durable before ack).
+        let other = try EventStore(path: path)
+        XCTAssertNotNil(try other.command(id: "c1"))
+        XCTAssertEqual(try other.events().map(\.type), ["device.created", "task.created"])
+        other.close()
+
+        let done = try app!.handle(try command(app!, "c2", "task.complete", ["task": "t1"], at: t0 + 3600))
+        XCTAssertEqual(done.reward, 20)
+        let live = app!.state
+        app!.store.close()
+        app = nil
+        let reopened = try PetApp(store: try EventStore(path: path), now: t0 + 3600)
+        try reopened.advance(to: t0 + 3600)
+        XCTAssertEqual(reopened.state, live)
+        XCTAssertEqual(reopened.state.coins, 20)
+    }
+
+    func testDuplicateCommandRepeatsTheReplyAndStoresNothing() throws {
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
+        let create = try command(app, "c1", "task.create", ["task": "t1", "title": "Stretch"], at: t0)
+        try app.handle(create)
+        let complete = try command(app, "c2", "task.complete", ["task": "t1"], at: t0 + 60)
+        let first = try app.handle(complete)
+        let count = try app.store.eventCount()
+        let second = try app.handle(complete)
+        XCTAssertEqual(second.duplicate, true)
+        XCTAssertEqual(second.coins, first.coins)
+        XCTAssertEqual(second.reward, first.reward)
+        XCTAssertEqual(try app.store.eventCount(), count)
+    }
+
+    func testRefusedCommandChangesNeitherStateNorJournal() throws {
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
+        let before = app.state
+        let count = try app.store.eventCount()
+        let bad = Command(id: "c1", at: t0, action: .createTask(TaskDraft(title: "")))
+        XCTAssertThrowsError(try app.handle(bad)) { error in
+            XCTAssertEqual(error as? AppError, .domain(.invalidField(field: "title", reason: "must be 1–100 characters (got 0)")))
+        }
+        XCTAssertEqual(app.state, before)
+        XCTAssertEqual(try app.store.eventCount(), count)
+        XCTAssertNil(try app.store.command(id: "c1"), "a refused id is not remembered, so it can be retried")
+    }
+
+    func testTimeEventsAreStoredWithoutACommand() throws {
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
+        try app.handle(Command(id: "c1", at: t0, action: .createTask({
+            var d = TaskDraft(id: "t1", title: "Due today"); d.due = t0 + 3600; return d
+        }())))
+        try app.advance(to: t0 + 2 * 86_400)
+        let rows = try app.store.events()
+        let missed = rows.filter { $0.type == "task.missed" }
+        XCTAssertEqual(missed.count, 1)
+        XCTAssertNil(missed[0].commandID)
+        XCTAssertEqual(rows.filter { $0.type == "day.closed" }.count, 2)
+    }
+
+    func testLedgerViewMatchesTheBalance() throws {
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
+        for i in 0..<5 {
+            try app.handle(Command(id: "c\(i)", at: t0 + Int64(i), action: .createTask(TaskDraft(id: "t\(i)", title: "T\(i)"))))
+            try app.handle(Command(id: "d\(i)", at: t0 + Int64(i), action: .completeTask(id: "t\(i)")))
+        }
+        try app.handle(Command(id: "u", at: t0 + 10, action: .uncompleteTask(id: "t0")))
+        let rows = try app.store.events().filter { $0.coinsDelta != 0 }
+        XCTAssertEqual(rows.map(\.coinsDelta).reduce(0, +), app.state.coins)
+        XCTAssertEqual(app.state.coins, 40)
+    }
+
+    func testCorruptDatabaseGivesAClearErrorAndIsNotTouched() throws {
+        let path = try tempDB()
+        let garbage = Data("this is not a database, it is a shopping list".utf8)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try EventStore(path: path)) { error in
+            XCTAssertTrue("\(error)".contains(path), "the error names the file: \(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), garbage)
+    }
+
+    func testUnreadableJournalEventNamesItsSequenceNumber() throws {
+        let store = try EventStore.inMemory()
+        try store.append(command: nil, events: [
+            EventRow(at: t0.seconds, day: 0, type: "device.created", payload: #"{"type":"device.created","name":"UTC","hour":3}"#),
+            EventRow(at: t0.seconds, day: 0, type: "from.the.future", payload: #"{"type":"from.the.future"}"#),
+        ])
+        XCTAssertThrowsError(try PetApp(store: store, now: t0)) { error in
+            guard case let .journal(seq, _)? = error as? AppError else { return XCTFail("\(error)") }
+            XCTAssertEqual(seq, 2)
+        }
+    }
+}
+
+final class ZoneDatabaseTests: XCTestCase {
+    func testReadsSystemZonesAndRejectsPaths() {
+        let db = ZoneDatabase()
+        XCTAssertEqual(db.rules(for: "Europe/Berlin")?.offset(at: 1_772_434_800), 3600)
+        XCTAssertNotNil(db.rules(for: "UTC"))
+        XCTAssertNil(db.rules(for: "../../etc/passwd"))
+        XCTAssertNil(db.rules(for: "/etc/localtime"))
+        XCTAssertNil(db.rules(for: "Mars/Olympus_Mons"))
+        XCTAssertNil(db.rules(for: "zone.tab"), "a file that is not TZif is not a zone")
+    }
+}
+
+final class GestureTests: XCTestCase {
+    let ms: UInt64 = 1_000_000
+
+    func testTapIsReportedOnThePressEdge() {
+        var g = GestureRecognizer()
+        XCTAssertEqual(g.edge(.a, pressed: true, ns: 1000 * ms), [.tap(.a)])
+        XCTAssertEqual(g.edge(.a, pressed: false, ns: 1080 * ms), [])
+    }
+
+    func testBouncesWithin30msAreIgnored() {
+        var g = GestureRecognizer()
+        XCTAssertEqual(g.edge(.b, pressed: true, ns: 1000 * ms), [.tap(.b)])
+        XCTAssertEqual(g.edge(.b, pressed: false, ns: 1005 * ms), [])
+        XCTAssertEqual(g.edge(.b, pressed: true, ns: 1010 * ms), [])
+        XCTAssertEqual(g.edge(.b, pressed: false, ns: 1100 * ms), [])
+        XCTAssertEqual(g.edge(.b, pressed: true, ns: 2000 * ms), [.tap(.b)])
+    }
+
+    func testDebounceIsBoardSettable() {
+        var g = GestureRecognizer(debounceMs: 5)
+        _ = g.edge(.b, pressed: true, ns: 1000 * ms)
+        XCTAssertEqual(g.edge(.b, pressed: false, ns: 1010 * ms), [])
+        XCTAssertEqual(g.edge(.b, pressed: true, ns: 1500 * ms), [.tap(.b)])
+    }
+
+    func testLongPressAfter700ms() {
+        var g = GestureRecognizer()
+        _ = g.edge(.b, pressed: true, ns: 0)
+        XCTAssertEqual(g.nextDeadline(), 700 * ms)
+        XCTAssertEqual(g.poll(ns: 699 * ms), [])
+        XCTAssertEqual(g.poll(ns: 700 * ms), [.longPress(.b)])
+        XCTAssertEqual(g.poll(ns: 900 * ms), [], "reported once")
+        XCTAssertEqual(g.edge(.b, pressed: false, ns: 950 * ms), [])
+        XCTAssertEqual(g.edge(.b, pressed: true, ns: 1100 * ms), [.tap(.b)], "a release after a long press starts no double tap")
+    }
+
+    func testDoubleTapWithin300ms() {
+        var g = GestureRecognizer()
+        _ = g.edge(.c, pressed: true, ns: 0)
+        _ = g.edge(.c, pressed: false, ns: 80 * ms)
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 300 * ms), [.doubleTap(.c)])
+        _ = g.edge(.c, pressed: false, ns: 380 * ms)
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 1000 * ms), [.tap(.c)])
+    }
+
+    func testChordAC() {
+        var g = GestureRecognizer()
+        XCTAssertEqual(g.edge(.a, pressed: true, ns: 0), [.tap(.a)])
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 40 * ms), [.chordAC])
+        XCTAssertEqual(g.poll(ns: 2000 * ms), [], "no long press during a chord")
+        _ = g.edge(.a, pressed: false, ns: 2100 * ms)
+        _ = g.edge(.c, pressed: false, ns: 2100 * ms)
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 2200 * ms), [.tap(.c)])
+    }
+}
+
+final class HomeUITests: XCTestCase {
+    func testCompletingTheNextTaskTakesOneLongPress() throws {
+        let t0 = Instant(1_772_434_800)
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
+        try app.handle(Command(id: "c1", at: t0, action: .createTask(TaskDraft(id: "t1", title: "Tea"))))
+        try app.handle(Command(id: "c2", at: t0, action: .createTask(TaskDraft(id: "t2", title: "Cake"))))
+        var ui = HomeUI()
+        XCTAssertNil(ui.handle(.tap(.a), state: app.state))
+        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Cake")
+        XCTAssertEqual(ui.handle(.longPress(.b), state: app.state), .completeTask(id: "t2"))
+        XCTAssertEqual(ui.handle(.tap(.b), state: app.state), .petThePet)
+        XCTAssertEqual(ui.handle(.doubleTap(.b), state: app.state), .startTask(id: "t2"))
+        XCTAssertNil(ui.handle(.tap(.c), state: app.state))
+        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Tea")
+    }
+}
