@@ -53,6 +53,8 @@ public struct PetState: Sendable, Equatable {
     /// Reminders that fired (or were missed) and are not yet dismissed, newest last.
     public var lastReminder: ReminderNotice?
     public var remindersMissedWhileOff = 0
+    /// Reminders ever recorded as missed (fell due while the device was off).
+    public var remindersMissed: Int { remindersMissedWhileOff }
 
     public var seenCommands: Set<String> = []
     public var eventCount = 0
@@ -138,9 +140,14 @@ public struct PetState: Sendable, Equatable {
     /// changes every hour (never the same twice in a row).
     public func speech(at t: Instant) -> PetLine {
         if let s = speech, t - s.at < 120, let line = Lines.line(key: s.key) { return line }
-        let hour = Int(floorDiv(t.seconds, Seconds.hour))
-        let previous = Lines.pick(.idle, personality: pet.personality, seed: hour - 1, previous: nil)
-        return Lines.pick(.idle, personality: pet.personality, seed: hour, previous: previous.key)
+        // Even and odd hours draw from disjoint halves of the idle candidates (every kind has ≥ 2
+        // for every personality), so two consecutive hours never show the same line. (Picking with
+        // `previous` = the raw pick of the hour before could repeat the line actually shown then.)
+        let hour = floorDiv(t.seconds, Seconds.hour)
+        let candidates = Lines.all.filter { $0.kind == .idle && ($0.personality == nil || $0.personality == pet.personality) }
+        let half = stride(from: Int(floorMod(hour, 2)), to: candidates.count, by: 2).map { candidates[$0] }
+        let mixed = UInt64(truncatingIfNeeded: floorDiv(hour, 2)) &* 0x9E37_79B9_7F4A_7C15
+        return half[Int((mixed >> 33) % UInt64(half.count))]
     }
 
     var badgeProgress: BadgeProgress {

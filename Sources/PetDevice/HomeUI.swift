@@ -7,15 +7,25 @@ import PetUI
 /// | gesture      | on the home screen                                   |
 /// |--------------|------------------------------------------------------|
 /// | tap A        | show the next open task (cycles through the list)    |
-/// | tap B        | pet the pet                                          |
-/// | double tap B | start the shown task                                 |
-/// | long B       | complete the shown task                              |
+/// | hold A       | start the shown task                                 |
+/// | tap B        | select: nothing to open on home yet (wakes the screen) |
+/// | double tap B | pet the pet                                          |
+/// | hold B       | complete the shown task                              |
 /// | tap C        | dismiss the reminder banner, back to the first task  |
+///
+/// A tap is reported on the first edge (no added latency), so every double tap and hold begins
+/// with a tap of the same button. Taps therefore only change what is shown, never store anything,
+/// and a hold/double tap/chord first undoes the view change of the tap it began with.
 public struct HomeUI: Sendable {
     /// Index into the open-task list of the task shown at the bottom.
     public var selected = 0
     /// A reminder banner is shown until dismissed (tap C) or replaced.
     public var dismissedReminderAt: Instant?
+    /// Missed-while-off reminders already seen by the owner (the banner counts the rest). Set at
+    /// boot, before the catch-up, and when the banner is dismissed.
+    public var missedAcknowledged = 0
+    /// The last tap and the selection before it, to undo if it grows into a longer gesture.
+    var lastTap: (button: Button, selected: Int, dismissed: Instant?, acknowledged: Int)?
 
     public init() {}
 
@@ -24,24 +34,41 @@ public struct HomeUI: Sendable {
         let open = state.openTasks()
         if selected >= open.count { selected = 0 }
         switch g {
+        case .tap(let b):
+            lastTap = (b, selected, dismissedReminderAt, missedAcknowledged)
+        case .doubleTap(let b), .longPress(let b):
+            undoTap(of: b)
+        case .chordAC:
+            undoTap(of: .a); undoTap(of: .c)
+        }
+        switch g {
         case .tap(.a):
             if !open.isEmpty { selected = (selected + 1) % open.count }
             return nil
-        case .tap(.b):
-            return .petThePet
-        case .doubleTap(.b):
+        case .longPress(.a):
             guard let t = open[safe: selected], t.state == .pending else { return nil }
             return .startTask(id: t.id)
+        case .doubleTap(.b):
+            return .petThePet
         case .longPress(.b):
             guard let t = open[safe: selected] else { return nil }
             return .completeTask(id: t.id)
         case .tap(.c):
             dismissedReminderAt = state.lastReminder?.at
+            missedAcknowledged = state.remindersMissed
             selected = 0
             return nil
         default:
             return nil
         }
+    }
+
+    private mutating func undoTap(of b: Button) {
+        guard let t = lastTap, t.button == b else { return }
+        selected = t.selected
+        dismissedReminderAt = t.dismissed
+        missedAcknowledged = t.acknowledged
+        lastTap = nil
     }
 
     /// The home-screen model for `state` at `now`.
@@ -53,8 +80,9 @@ public struct HomeUI: Sendable {
         if let r = state.lastReminder, r.at != dismissedReminderAt, now - r.at < 15 * 60, !r.missed {
             speech = "Reminder! " + speech
         }
-        if state.remindersMissedWhileOff > 0, state.lastReminder?.missed == true, state.lastReminder?.at != dismissedReminderAt {
-            speech = "Missed \(state.remindersMissedWhileOff) reminder(s) while off"
+        let missed = state.remindersMissed - missedAcknowledged
+        if missed > 0 {
+            speech = "Missed \(missed) reminder\(missed == 1 ? "" : "s") while off"
         }
         return HomeModel(
             petName: state.pet.name,

@@ -23,6 +23,11 @@ public final class ScenarioRunner {
         public var snapshots: [String] = []
         public var events = 0
         public var database: String?
+        /// The pet at the end of the run (what the transcript's last line reports).
+        public var coins = 0
+        public var xp = 0
+        public var level = 1
+        public var streak = 0
     }
 
     let options: Options
@@ -62,6 +67,8 @@ public final class ScenarioRunner {
         } catch {
             throw .failed(file: scenario.file, line: 1, step: "start", message: error.description)
         }
+        // Close the journal when the run ends, passed or failed, so other tools can read it at once.
+        defer { device.app.store.close() }
         if !options.quiet {
             print("▶ \(scenario.name): pet '\(device.app.state.pet.name)' starts \(start.local) \(start.zone)")
             device.onEvents = { [print] events, state in
@@ -87,6 +94,11 @@ public final class ScenarioRunner {
             }
         }
         summary.events = (try? device.app.store.eventCount()) ?? 0
+        let final = device.app.state
+        summary.coins = final.coins
+        summary.xp = final.xp
+        summary.level = final.level
+        summary.streak = final.streak
         if !options.quiet {
             let s = device.app.state
             print("✔ \(scenario.name): \(summary.steps) steps, \(summary.expectations) expectations passed; "

@@ -38,6 +38,7 @@ public final class SimDevice {
         app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
         canvas = Canvas(width: SimDevice.width, height: SimDevice.height, background: theme.background)
         if app.state.now > start { nowMs = app.state.now.seconds * 1000 }
+        ui.missedAcknowledged = app.state.remindersMissed
         try tick()
         render()
     }
@@ -92,6 +93,8 @@ public final class SimDevice {
         let store: EventStore
         do { store = try EventStore(path: dbPath, options: options) } catch { throw .store(error) }
         app = try PetApp(store: store, now: now)
+        // A boot: what was missed before it was already reported; the catch-up reports the rest.
+        ui.missedAcknowledged = app.state.remindersMissed
     }
 
     /// Sends a command as the phone would.

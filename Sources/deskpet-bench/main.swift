@@ -72,7 +72,7 @@ func peakRSSKiB() -> Int {
     return -1
 }
 
-let start2026 = Instant(1_767_600_000) // Mon 2026-01-05 08:00 UTC
+let start2026 = Instant(1_767_596_400) // Mon 2026-01-05 07:00 UTC = 08:00 in Berlin
 
 func cmd(_ device: SimDevice, _ id: String, _ name: String, _ fields: [String: String]) throws -> Command {
     do {
@@ -124,21 +124,26 @@ func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = Even
         try device.send(try cmd(device, "y\(commands)", name, fields))
     }
     let t0 = monoNs()
+    let firstDate = device.app.state.clock.local(device.now).date
+    func runUntil(day: Int, hour: Int) throws {
+        let clock = device.app.state.clock
+        try device.run(until: clock.instant(LocalDateTime(date: firstDate.adding(days: day), secondOfDay: hour * 3600)))
+    }
     for r in 0..<3 {
         try send("task.create", ["task": "routine\(r)", "title": "Routine \(r)", "due": "today \(18 + r):00", "repeat": "daily"])
     }
     for day in 0..<days {
-        // 08:00: plan the day.
+        try runUntil(day: day, hour: 8)                         // 08:00 local: plan the day
         for k in 0..<5 {
             try send("task.create", ["task": "d\(day)k\(k)", "title": "Task \(k) of day \(day)",
                                      "due": k == 4 ? "tomorrow 17:00" : "today \(10 + k * 2):00",
                                      "priority": ["low", "normal", "high"][(day + k) % 3], "estimate": "\(15 * (k + 1))",
                                      "reminders": "today \(9 + k * 2):45"])
         }
-        try device.run(until: device.now + 3 * 3600)          // 11:00
+        try runUntil(day: day, hour: 11)
         for k in 0..<3 where !(k == 2 && day % 3 == 0) { try send("task.complete", ["task": "d\(day)k\(k)"]) }
         if day > 0 { try send("task.complete", ["task": "d\(day - 1)k4"]) }
-        try device.run(until: device.now + 6 * 3600)          // 17:00
+        try runUntil(day: day, hour: 17)
         if day % 7 != 6 {
             for r in 0..<3 {
                 let id = device.app.state.openTasks().first { $0.seriesID == "routine\(r)" }?.id
@@ -146,7 +151,6 @@ func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = Even
             }
         }
         try send("pet.pet", [:])
-        try device.run(until: device.now + 15 * 3600)         // next day 08:00
     }
     let secs = Double(monoNs() - t0) / 1e9
     return (secs, commands, (try? device.app.store.eventCount()) ?? 0)

@@ -194,9 +194,15 @@ final class HomeUITests: XCTestCase {
         var ui = HomeUI()
         XCTAssertNil(ui.handle(.tap(.a), state: app.state))
         XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Cake")
+        XCTAssertNil(ui.handle(.tap(.b), state: app.state), "taps never store anything")
         XCTAssertEqual(ui.handle(.longPress(.b), state: app.state), .completeTask(id: "t2"))
-        XCTAssertEqual(ui.handle(.tap(.b), state: app.state), .petThePet)
-        XCTAssertEqual(ui.handle(.doubleTap(.b), state: app.state), .startTask(id: "t2"))
+        XCTAssertNil(ui.handle(.tap(.b), state: app.state))
+        XCTAssertEqual(ui.handle(.doubleTap(.b), state: app.state), .petThePet)
+        // hold A begins with a tap A (next task), which the long press undoes before starting.
+        XCTAssertNil(ui.handle(.tap(.a), state: app.state))
+        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Tea")
+        XCTAssertEqual(ui.handle(.longPress(.a), state: app.state), .startTask(id: "t2"))
+        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Cake")
         XCTAssertNil(ui.handle(.tap(.c), state: app.state))
         XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Tea")
     }
