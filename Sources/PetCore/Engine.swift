@@ -484,11 +484,12 @@ public struct Engine: Sendable {
 
     /// Advances time to `t`, closing every day and firing every reminder on the way, in order.
     /// Returns the events (already applied here: run it on a copy and keep the copy once they
-    /// are stored). Going backwards does nothing.
+    /// are stored). Going backwards does nothing. Advancing to `state.now` itself settles what is
+    /// already due (e.g. a day that a zone or day-start change ended): `nextWakeup()` can be "now".
     public mutating func advance(to t: Instant) -> [Event] {
         outbox = []
         currentCommand = nil
-        guard t > state.now else { return [] }
+        guard t >= state.now else { return [] }
         while true {
             let boundary = state.clock.start(ofDay: state.openDay + 1)
             if let r = nextReminder(), r.at <= t, r.at < boundary || boundary > t {

@@ -42,7 +42,8 @@ public struct Recurrence: Codable, Sendable, Hashable, CustomStringConvertible {
         let s = text.lowercased()
         if s == "daily" || s == "every:1" { return .daily }
         if s.hasPrefix("weekdays:") || s.hasPrefix("weekly:") {
-            let list = s.split(separator: ":", maxSplits: 1)[1]
+            // Everything after the first ':' (may be empty: "weekdays:" is refused below, not a crash).
+            let list = s.drop(while: { $0 != ":" }).dropFirst()
             var days: [Int] = []
             for part in list.split(separator: ",") {
                 guard let i = weekdayNames.firstIndex(of: String(part.prefix(3))) else {

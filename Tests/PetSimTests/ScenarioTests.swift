@@ -110,7 +110,7 @@ final class ScenarioTests: XCTestCase {
         }
         let sim = dir.appendingPathComponent("deskpet-sim").path
         guard FileManager.default.isExecutableFile(atPath: sim) else {
-            throw XCTSkip("deskpet-sim is not built next to the tests (\(dir.path))")
+            return XCTFail("deskpet-sim is not built next to the tests (\(dir.path)); swift test builds it")
         }
         let (status, output) = try exec(sim, [], cwd: outDir)
         XCTAssertEqual(status, 0, output)
@@ -297,7 +297,7 @@ final class ScenarioTests: XCTestCase {
         XCTAssertEqual(png, outDir.appendingPathComponent("artefacts/home.png").path)
 
         let python = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no \(python)") }
+        guard FileManager.default.isExecutableFile(atPath: python) else { return XCTFail("no \(python): run tools/setup-debian.sh") }
         let (status, output) = try exec(python, ["-c", """
             import sys
             from PIL import Image
@@ -308,7 +308,7 @@ final class ScenarioTests: XCTestCase {
         XCTAssertEqual(output.trimmingCharacters(in: .whitespacesAndNewlines), "PNG 240 240 RGB")
 
         let pngcheck = "/usr/bin/pngcheck"
-        guard FileManager.default.isExecutableFile(atPath: pngcheck) else { throw XCTSkip("no \(pngcheck)") }
+        guard FileManager.default.isExecutableFile(atPath: pngcheck) else { return XCTFail("no \(pngcheck): run tools/setup-debian.sh") }
         let check = try exec(pngcheck, ["-q", png])
         XCTAssertEqual(check.status, 0, check.output)
     }
@@ -318,7 +318,7 @@ final class ScenarioTests: XCTestCase {
         let db = try XCTUnwrap(summary.database)
         XCTAssertEqual(summary.coins, 39)
         let sqlite = "/usr/bin/sqlite3"
-        guard FileManager.default.isExecutableFile(atPath: sqlite) else { throw XCTSkip("no \(sqlite)") }
+        guard FileManager.default.isExecutableFile(atPath: sqlite) else { return XCTFail("no \(sqlite): run tools/setup-debian.sh") }
         func query(_ sql: String) throws -> String {
             let (status, output) = try exec(sqlite, ["-batch", "-readonly", db, sql])
             XCTAssertEqual(status, 0, output)
@@ -333,7 +333,7 @@ final class ScenarioTests: XCTestCase {
     /// Each sim/ scenario's journal agrees with its summary when read by the sqlite3 CLI.
     func testSimScenarioJournalsAgreeWithSqliteCLI() throws {
         let sqlite = "/usr/bin/sqlite3"
-        guard FileManager.default.isExecutableFile(atPath: sqlite) else { throw XCTSkip("no \(sqlite)") }
+        guard FileManager.default.isExecutableFile(atPath: sqlite) else { return XCTFail("no \(sqlite): run tools/setup-debian.sh") }
         let url = Self.simDir.appendingPathComponent("01-first-week.scenario")
         let scenario = try ScenarioParser.parse(try String(contentsOf: url, encoding: .utf8), file: url.path)
         let summary = try runner().run(scenario)

@@ -1,0 +1,209 @@
+import Foundation
+import XCTest
+import PetCore
+
+/// DESIGN "event-sourced core": the same command id never applies twice; state = fold(events);
+/// events survive the journal's JSON encoding unchanged.
+final class IdempotencyTests: XCTestCase {
+    func testSameCommandIDTwiceChangesNothing() throws {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "A"], id: "phone-1")
+        h.ok("task.complete", ["task": "a"], id: "phone-2")
+        let before = h.state
+        let count = h.journal.count
+        // The very same commands again, and a different action under a used id.
+        for (name, fields, id) in [("task.create", ["task": "a", "title": "A"], "phone-1"),
+                                   ("task.complete", ["task": "a"], "phone-2"),
+                                   ("task.create", ["task": "z", "title": "Z"], "phone-1")] {
+            let command = try CommandParser.parse(name: name, fields: fields, id: id, at: h.now, clock: h.clock)
+            XCTAssertTrue(h.engine.isDuplicate(id))
+            XCTAssertEqual(try h.engine.decide(command), [])
+            XCTAssertEqual(try h.send(name, fields, id: id), [])
+        }
+        XCTAssertEqual(h.state, before)
+        XCTAssertEqual(h.journal.count, count)
+        XCTAssertEqual(h.state.coins, 10)
+    }
+
+    func testARefusedCommandIDCanBeRetried() {
+        var h = Harness(at: "2026-03-02 08:00")
+        XCTAssertNotNil(refusal { () throws(DomainError) in _ = try h.send("task.create", ["title": ""], id: "x1") })
+        XCTAssertFalse(h.engine.isDuplicate("x1"))
+        h.ok("task.create", ["title": "Fixed"], id: "x1")
+        XCTAssertEqual(h.task("x1")?.title, "Fixed")
+    }
+
+    func testEveryEventOfACommandCarriesItsID() {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "A", "repeat": "daily", "due": "2026-03-02 18:00"], id: "c-create")
+        let events = h.ok("task.complete", ["task": "a"], id: "c-done")
+        XCTAssertGreaterThan(events.count, 2)
+        XCTAssertTrue(events.allSatisfy { $0.commandID == "c-done" })
+        XCTAssertTrue(h.advance(to: "2026-03-04 12:00").allSatisfy { $0.commandID == nil }, "time's events have no command")
+    }
+
+    func testDecideIsPure() throws {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "A"])
+        let before = h.state
+        let command = Command(id: "c", at: h.now, action: .completeTask(id: "a"))
+        let first = try h.engine.decide(command)
+        let second = try h.engine.decide(command)
+        XCTAssertEqual(first, second)
+        XCTAssertEqual(h.state, before)
+    }
+}
+
+final class ReplayTests: XCTestCase {
+    func testReplayOfTheJournalEqualsTheLiveState() {
+        var h = Harness(zone: "America/New_York", at: "2026-03-05 08:00")
+        h.ok("category.add", ["name": "Garden"])
+        h.ok("task.create", ["task": "a", "title": "A", "category": "Garden", "due": "2026-03-05 18:00",
+                             "reminders": "2026-03-05 17:00", "estimate": "45"])
+        h.ok("task.create", ["task": "r", "title": "R", "due": "2026-03-06 09:00", "repeat": "weekdays:mon,fri"])
+        h.ok("task.create", ["task": "b", "title": "B", "due": "2026-03-07 09:00"])
+        h.ok("pet.name", ["name": "Mochi"])
+        h.ok("pet.pet")
+        h.advance(to: "2026-03-05 17:00")
+        h.ok("task.complete", ["task": "a"])
+        h.ok("task.uncomplete", ["task": "a"])
+        h.ok("task.complete", ["task": "a"])
+        h.ok("task.complete", ["task": "r"], at: wall("2026-03-06 08:00", in: "America/New_York"))
+        h.ok("category.rename", ["name": "Garden", "to": "Yard"])
+        h.ok("settings.zone", ["zone": "Europe/Berlin"])
+        h.ok("settings.quiet-hours", ["from": "23:00", "to": "06:30"])
+        h.ok("pause", at: h.now + 6 * Seconds.hour)
+        h.ok("resume", at: h.now + 30 * Seconds.hour)
+        h.ok("settings.day-start", ["hour": "5"])
+        h.ok("task.duplicate", ["task": "b", "new": "b2"])
+        h.advance(by: 5 * Seconds.day + 7)
+        h.assertReplayEqualsLive()
+
+        // Replaying into a fresh engine at the end of every prefix: each prefix is a valid journal.
+        for n in stride(from: 1, through: h.journal.count, by: 7) {
+            XCTAssertNoThrow(try Engine(journal: Array(h.journal.prefix(n)), zones: testZones))
+        }
+    }
+
+    func testReplayNeedsAGenesis() {
+        XCTAssertThrowsError(try Engine(journal: [], zones: testZones))
+        XCTAssertThrowsError(try Engine(journal: [Event(at: Instant(0), kind: .paused)], zones: testZones))
+    }
+}
+
+final class EventCodingTests: XCTestCase {
+    /// One example of every event kind. The switch in `index` is exhaustive: adding an event kind
+    /// fails to compile until it gets an example here.
+    static func examples() -> [EventKind] {
+        // Task and day values as the engine makes them, then every optional field filled in.
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "Tïtle ✓", "notes": "n\nm", "category": "Home", "project": "P",
+                             "priority": "high", "due": "2026-03-03 08:00", "estimate": "45",
+                             "repeat": "weekdays:mon,wed", "until": "2026-04-01", "reminders": "+1h,+2h"])
+        var task = h.task("a")!
+        task.state = .inProgress
+        task.remindersDone = [1]
+        task.completedAt = task.start + 100
+        task.reward = Reward(coins: 3, xp: 6)
+        task.missedDay = 20514
+        task.occurrence = 2
+        task.spawnedID = "a#3"
+        task.spawnedFrom = "a#1"
+        task.excusedDay = 20513
+        h.advance(by: 2 * Seconds.day)
+        var day = h.journal.closedDays[0]
+        day.due = 3; day.done = 2; day.missed = 1; day.streak = 4; day.paused = true
+        var plain = task
+        plain.project = nil; plain.due = nil; plain.estimate = nil; plain.recurrence = nil; plain.reminders = []
+        plain.completedAt = nil; plain.reward = nil; plain.missedDay = nil; plain.spawnedID = nil
+        plain.spawnedFrom = nil; plain.excusedDay = nil
+        var every = task
+        every.recurrence = Recurrence(rule: .everyNDays(3))
+        return [
+            .genesis(zone: "Europe/Berlin", dayStartHour: 3),
+            .taskCreated(task), .taskCreated(plain), .taskEdited(every),
+            .taskDeleted(id: "a"), .taskStarted(id: "a"),
+            .taskCompleted(id: "a", timing: .early, reward: Reward(coins: 13, xp: 26)),
+            .taskCompleted(id: "a", timing: .onTime, reward: Reward(coins: 10, xp: 20)),
+            .taskCompleted(id: "a", timing: .late, reward: Reward(coins: 3, xp: 6)),
+            .taskUncompleted(id: "a", reward: Reward(coins: 3, xp: 6)),
+            .taskMissed(id: "a", day: 20514), .taskExcused(id: "a", day: 20515),
+            .reminderDue(taskID: "a", index: 0), .reminderMissed(taskID: "a", index: 1),
+            .reminderSilenced(taskID: "a", index: 2),
+            .categoryAdded(name: "Garden"), .categoryRenamed(name: "Garden", to: "Yard"), .categoryDeleted(name: "Yard"),
+            .zoneChanged(id: "Asia/Tokyo"), .dayStartChanged(hour: 0), .quietHoursChanged(startMinute: 1380, endMinute: 390),
+            .paused, .resumed, .petRenamed(name: "O'Malley"),
+            .petTraitsChanged(species: "owl", colour: "lilac", personality: .curious), .petPetted,
+            .petSaid(key: "done.3"), .levelReached(level: 7), .badgeEarned(id: "streak-3"),
+            .dayClosed(day),
+        ]
+    }
+
+    static func index(_ k: EventKind) -> Int {
+        switch k {
+        case .genesis: 0
+        case .taskCreated: 1
+        case .taskEdited: 2
+        case .taskDeleted: 3
+        case .taskStarted: 4
+        case .taskCompleted: 5
+        case .taskUncompleted: 6
+        case .taskMissed: 7
+        case .taskExcused: 8
+        case .reminderDue: 9
+        case .reminderMissed: 10
+        case .reminderSilenced: 11
+        case .categoryAdded: 12
+        case .categoryRenamed: 13
+        case .categoryDeleted: 14
+        case .zoneChanged: 15
+        case .dayStartChanged: 16
+        case .quietHoursChanged: 17
+        case .paused: 18
+        case .resumed: 19
+        case .petRenamed: 20
+        case .petTraitsChanged: 21
+        case .petPetted: 22
+        case .petSaid: 23
+        case .levelReached: 24
+        case .badgeEarned: 25
+        case .dayClosed: 26
+        }
+    }
+
+    func testExamplesCoverEveryKind() {
+        XCTAssertEqual(Set(Self.examples().map(Self.index)), Set(0...26))
+        XCTAssertEqual(Set(Self.examples().map(\.type)).count, 27, "type names are distinct")
+    }
+
+    func testEveryKindRoundTripsThroughJSON() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for kind in Self.examples() {
+            let data = try encoder.encode(kind)
+            let back = try JSONDecoder().decode(EventKind.self, from: data)
+            XCTAssertEqual(back, kind, String(decoding: data, as: UTF8.self))
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+            XCTAssertEqual(object["type"] as? String, kind.type)
+        }
+    }
+
+    func testAWholeJournalRoundTripsAndReplaysToTheSameState() throws {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "A", "due": "2026-03-02 18:00", "repeat": "daily", "reminders": "+1h"])
+        h.ok("task.complete", ["task": "a"])
+        h.advance(to: "2026-03-06 12:00")
+        struct Stored: Codable { var at: Instant; var command: String?; var body: EventKind }
+        let data = try JSONEncoder().encode(h.journal.map { Stored(at: $0.at, command: $0.commandID, body: $0.kind) })
+        let back = try JSONDecoder().decode([Stored].self, from: data).map { Event(at: $0.at, commandID: $0.command, kind: $0.body) }
+        XCTAssertEqual(back, h.journal)
+        var replay = try Engine(journal: back, zones: testZones)
+        _ = replay.advance(to: h.now)
+        XCTAssertEqual(replay.state, h.state)
+    }
+
+    func testUnknownTypeIsRefused() {
+        let data = Data(#"{"type":"task.exploded","id":"a"}"#.utf8)
+        XCTAssertThrowsError(try JSONDecoder().decode(EventKind.self, from: data))
+    }
+}
