@@ -107,10 +107,12 @@ public struct Engine: Sendable {
             state.tasks[id]?.missedDay = d
             state.tally[d, default: DayTally()].missed += 1
         case let .taskExcused(id, d):
-            state.tasks[id]?.excusedDay = d
+            // A skipped occurrence of a recurring task leaves the list (its next one is already
+            // spawned); a one-off task stays open, neither done nor missed.
+            if state.tasks[id]?.recurrence != nil { state.tasks[id] = nil } else { state.tasks[id]?.excusedDay = d }
         case let .reminderDue(id, i), let .reminderMissed(id, i):
             var missed = false
-            if case .reminderMissed = e.kind { missed = true; state.remindersMissedWhileOff += 1 }
+            if case .reminderMissed = e.kind { missed = true; state.remindersMissed += 1 }
             markReminder(id, i)
             state.lastReminder = ReminderNotice(taskID: id, index: i, at: state.tasks[id]?.reminders[safe: i] ?? e.at, missed: missed)
         case let .reminderSilenced(id, i):
@@ -438,8 +440,17 @@ public struct Engine: Sendable {
         guard let rec = t.recurrence else { return }
         let base = t.due ?? t.start
         let local = state.clock.local(base)
-        guard let date = rec.nextDate(after: local.date) else { return }
-        let next = state.clock.instant(LocalDateTime(date: date, secondOfDay: local.secondOfDay))
+        // The first date of the rule after this occurrence's date whose due time is still ahead
+        // (a task planned in the past does not spawn occurrences that are already over).
+        guard var date = rec.nextDate(after: local.date) else { return }
+        var next = state.clock.instant(LocalDateTime(date: date, secondOfDay: local.secondOfDay))
+        var steps = 0
+        while next <= at && steps < 100_000 {
+            guard let d = rec.nextDate(after: date) else { return }
+            date = d
+            next = state.clock.instant(LocalDateTime(date: date, secondOfDay: local.secondOfDay))
+            steps += 1
+        }
         let delta = next - base
         var child = t
         child.id = "\(t.seriesID)#\(t.occurrence + 1)"
@@ -516,13 +527,12 @@ public struct Engine: Sendable {
             .filter { $0.isOpen && $0.missedDay == nil && $0.excusedDay == nil && ($0.due.map { $0 < boundary } ?? false) }
             .sorted(by: taskOrder)
         for t in overdue {
+            // A recurring task's next occurrence comes first (once), then the verdict on this one.
+            if t.recurrence != nil, t.spawnedID == nil { spawnNext(after: t, at: boundary) }
             if state.paused {
                 emit(.taskExcused(id: t.id, day: day), at: boundary)
             } else {
                 emit(.taskMissed(id: t.id, day: day), at: boundary)
-            }
-            if t.recurrence != nil, state.tasks[t.id]?.spawnedID == nil, let current = state.tasks[t.id] {
-                spawnNext(after: current, at: boundary)
             }
         }
         var due = 0, done = 0, missed = 0

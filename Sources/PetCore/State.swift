@@ -52,9 +52,9 @@ public struct PetState: Sendable, Equatable {
     public var tally: [Int: DayTally] = [:]
     /// Reminders that fired (or were missed) and are not yet dismissed, newest last.
     public var lastReminder: ReminderNotice?
-    public var remindersMissedWhileOff = 0
-    /// Reminders ever recorded as missed (fell due while the device was off).
-    public var remindersMissed: Int { remindersMissedWhileOff }
+    /// Reminders ever recorded as missed (fell due while the device was off). The device shows
+    /// how many of them the current boot's catch-up added.
+    public var remindersMissed = 0
 
     public var seenCommands: Set<String> = []
     public var eventCount = 0

@@ -36,6 +36,7 @@ public struct Recurrence: Codable, Sendable, Hashable, CustomStringConvertible {
     }
 
     static let weekdayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    static let fullWeekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
     /// Parses `daily`, `weekdays:mon,wed,fri` (or `weekly:...`), `every:3` / `every:3d`.
     public static func parse(_ text: String) throws(DomainError) -> Rule {
@@ -46,7 +47,8 @@ public struct Recurrence: Codable, Sendable, Hashable, CustomStringConvertible {
             let list = s.drop(while: { $0 != ":" }).dropFirst()
             var days: [Int] = []
             for part in list.split(separator: ",") {
-                guard let i = weekdayNames.firstIndex(of: String(part.prefix(3))) else {
+                let name = String(part)
+                guard let i = weekdayNames.firstIndex(of: name) ?? fullWeekdayNames.firstIndex(of: name) else {
                     throw .invalidField(field: "recurrence", reason: "unknown weekday '\(part)' (use sun,mon,tue,wed,thu,fri,sat)")
                 }
                 if !days.contains(i) { days.append(i) }
@@ -197,7 +199,7 @@ public enum TaskRules {
 
 extension String {
     /// Leading/trailing whitespace removed (no Foundation needed).
-    var trimmingSpaces: String {
+    public var trimmingSpaces: String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }

@@ -19,9 +19,9 @@ public enum JournalCodec {
                         payload: payload)
     }
 
-    public static func event(_ r: EventRow) throws(AppError) -> Event {
+    public static func event(_ r: EventRow, decoder: JSONDecoder = JSONDecoder()) throws(AppError) -> Event {
         do {
-            let kind = try JSONDecoder().decode(EventKind.self, from: Data(r.payload.utf8))
+            let kind = try decoder.decode(EventKind.self, from: Data(r.payload.utf8))
             return Event(at: Instant(r.at), commandID: r.commandID, kind: kind)
         } catch {
             throw .journal(seq: r.seq, detail: "cannot decode a '\(r.type)' event (written by a newer DeskPet?)")

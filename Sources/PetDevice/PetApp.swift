@@ -43,7 +43,8 @@ public final class PetApp {
         } else {
             var events: [Event] = []
             events.reserveCapacity(rows.count)
-            for r in rows { events.append(try JournalCodec.event(r)) }
+            let decoder = JSONDecoder()
+            for r in rows { events.append(try JournalCodec.event(r, decoder: decoder)) }
             self.engine = try Self.wrap { () throws(DomainError) in try Engine(journal: events, zones: zones.lookup) }
         }
     }

@@ -32,7 +32,7 @@ public enum Inspector {
         case "events": return "\((try? device.app.store.eventCount()) ?? -1)"
         case "badges": return "\(s.badges.count)"
         case "speech": return s.speech(at: now).text
-        case "reminders-missed": return "\(s.remindersMissedWhileOff)"
+        case "reminders-missed": return "\(s.remindersMissed)"
         case "categories": return "\(s.categories.count)"
         default: break
         }

@@ -65,7 +65,7 @@ public enum ScenarioParser {
         var lineNo = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNo += 1
-            let line = String(raw).trimmingSpacesSim
+            let line = String(raw).trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
             let words: [String]
             do { words = try tokenize(line) } catch let e { throw .syntax(file: file, line: lineNo, message: e.message) }
@@ -197,14 +197,5 @@ public enum ScenarioParser {
         if inQuote { throw Problem(message: "unterminated quote") }
         if hasToken { out.append(cur) }
         return out
-    }
-}
-
-extension String {
-    var trimmingSpacesSim: String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }

@@ -241,7 +241,11 @@ do {
         try benchColdStart(runs: quick ? 5 : 21, db: fresh, label: "new")
         if let yearDB { try benchColdStart(runs: quick ? 5 : 21, db: yearDB, label: "\(quick ? 30 : 365) days of events") }
     }
-    for name in ["year.db", "fresh.db"] { for s in ["", "-wal", "-shm"] { removeFile("\(dir)/\(name)\(s)") } }
+    if let keep = getenv("DESKPET_BENCH_KEEP") {
+        progress("keeping the journals in \(dir) (DESKPET_BENCH_KEEP=\(String(cString: keep)))")
+    } else {
+        for name in ["year.db", "fresh.db"] { for s in ["", "-wal", "-shm"] { removeFile("\(dir)/\(name)\(s)") } }
+    }
     rmdir(dir)
 } catch {
     printError("deskpet-bench: \(error)")

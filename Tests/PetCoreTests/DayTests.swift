@@ -237,7 +237,7 @@ final class MissedAndCatchUpTests: XCTestCase {
         XCTAssertEqual(h.task("r#3")?.state, .pending)
         XCTAssertEqual(events.remindersDue, [], "never replayed as due")
         XCTAssertEqual(events.remindersMissed, ["r/0", "r#1/0", "r#2/0", "c/0"])
-        XCTAssertEqual(h.state.remindersMissedWhileOff, 4)
+        XCTAssertEqual(h.state.remindersMissed, 4)
         XCTAssertEqual(h.state.lastReminder?.missed, true)
         XCTAssertEqual(events.map(\.at), events.map(\.at).sorted(), "in time order")
         XCTAssertEqual(h.state.streak, 0)
@@ -291,6 +291,9 @@ final class PauseTests: XCTestCase {
         XCTAssertEqual(events.closedDays.map(\.streak), [1, 1], "neither grows nor breaks")
         XCTAssertEqual(h.task("b")?.state, .pending)
         XCTAssertEqual(h.task("b")?.excusedDay, dayNumber("2026-03-03"))
+        XCTAssertNil(h.task("r"), "a skipped occurrence of a recurring task leaves the list")
+        XCTAssertNil(h.task("r#1"))
+        XCTAssertEqual(h.state.openTasks().map(\.id), ["b", "r#2"], "no pile of stale occurrences")
         XCTAssertEqual(h.state.mood(at: h.t("2026-03-05 12:00")), .sleepy, "the pet sleeps peacefully")
         XCTAssertEqual(h.state.coins, 10, "no penalty")
 

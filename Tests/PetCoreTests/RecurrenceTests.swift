@@ -50,6 +50,24 @@ final class RecurrenceTests: XCTestCase {
         XCTAssertEqual(child.recurrence, h.task("walk")?.recurrence)
     }
 
+    func testATaskPlannedInThePastDoesNotSpawnOccurrencesThatAreOver() {
+        var h = Harness(at: "2026-03-10 08:00")
+        h.ok("task.create", ["task": "old", "title": "Old", "start": "2026-03-01 08:00", "due": "2026-03-02 09:00",
+                             "repeat": "daily"])
+        let events = h.advance(to: "2026-03-11 03:00")
+        XCTAssertEqual(events.missed, ["old"], "the overdue occurrence is missed once")
+        XCTAssertEqual(h.task("old#1")?.due, h.t("2026-03-11 09:00"), "the next one is the first still ahead")
+        h.advance(to: "2026-03-11 08:00")
+        XCTAssertEqual(h.state.openTasks().map(\.id), ["old#1"])
+    }
+
+    func testWeekdayNamesMustBeExact() {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "A", "due": "2026-03-02 19:00", "repeat": "weekdays:monday,fri"])
+        h.refuse("task.create", ["task": "b", "title": "B", "due": "2026-03-02 19:00", "repeat": "weekdays:monkey"],
+                 .field("recurrence"))
+    }
+
     func testWeekdaysSkipToTheNextChosenDay() {
         var h = Harness(at: "2026-03-02 08:00")   // Monday
         h.ok("task.create", ["task": "gym", "title": "Gym", "due": "2026-03-02 19:00", "repeat": "weekdays:mon,wed,fri"])
