@@ -36,3 +36,34 @@ public struct DayClock: Sendable, Hashable {
     /// The instant of a local wall time (gap: moved forward; overlap: the earlier one).
     public func instant(_ local: LocalDateTime) -> Instant { Instant(zone.utc(for: local)) }
 }
+
+/// Snapshots store the zone by identifier and look the rules up again when read, so a snapshot
+/// always uses the same (current) zone database as a replay of the journal would.
+extension DayClock: Codable {
+    enum CodingKeys: String, CodingKey { case zone, dayStartHour }
+
+    /// The `userInfo` key under which a decoder must carry a `ZoneLookup` to read a `DayClock`.
+    public static let zoneLookupKey = CodingUserInfoKey(rawValue: "deskpet.zoneLookup")
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(zone.identifier, forKey: .zone)
+        try c.encode(dayStartHour, forKey: .dayStartHour)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try c.decode(String.self, forKey: .zone)
+        let hour = try c.decode(Int.self, forKey: .dayStartHour)
+        guard let key = DayClock.zoneLookupKey, let lookup = decoder.userInfo[key] as? ZoneLookup else {
+            throw DecodingError.dataCorruptedError(forKey: .zone, in: c, debugDescription: "no zone lookup given to the decoder")
+        }
+        guard let rules = lookup(id) else {
+            throw DecodingError.dataCorruptedError(forKey: .zone, in: c, debugDescription: "unknown time zone '\(id)'")
+        }
+        guard (0...23).contains(hour) else {
+            throw DecodingError.dataCorruptedError(forKey: .dayStartHour, in: c, debugDescription: "day start must be 0–23")
+        }
+        self.init(zone: rules, dayStartHour: hour)
+    }
+}

@@ -52,6 +52,12 @@ public struct Engine: Sendable {
         for e in journal.dropFirst() { apply(e) }
     }
 
+    /// Resumes from a snapshot of the state (then apply the events stored after it).
+    public init(snapshot: PetState, zones: @escaping ZoneLookup) {
+        self.zones = zones
+        self.state = snapshot
+    }
+
     /// True when this command id was already applied (the reply is repeated, nothing changes).
     public func isDuplicate(_ commandID: String) -> Bool { state.seenCommands.contains(commandID) }
 

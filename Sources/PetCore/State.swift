@@ -11,7 +11,8 @@ public struct Speech: Codable, Sendable, Equatable {
     public var text: String { Lines.line(key: key)?.text ?? "" }
 }
 
-public struct PetState: Sendable, Equatable {
+/// Codable for snapshots (a cache of the fold; the journal stays the truth).
+public struct PetState: Sendable, Equatable, Codable {
     public var createdAt: Instant
     /// The latest instant the state has been advanced to.
     public var now: Instant

@@ -22,15 +22,24 @@ public final class PetApp {
     public private(set) var engine: Engine
     public let store: EventStore
     public let zones: ZoneDatabase
+    /// A snapshot of the state is saved every this many events, so opening replays only the tail.
+    public let snapshotEvery: Int
+    private var lastSnapshotSeq: Int64 = 0
     /// The events stored by the last `handle` or `advance` (empty if it stored none).
     public private(set) var lastCommitted: [Event] = []
 
     /// Opens (or creates) the journal in `store`. A new journal starts a pet at `now` in
     /// `zone` with the given day-start hour; an existing one is replayed.
     public init(store: EventStore, zones: ZoneDatabase = ZoneDatabase(), now: Instant,
-                zone: String = "UTC", dayStartHour: Int = 3) throws(AppError) {
+                zone: String = "UTC", dayStartHour: Int = 3, snapshotEvery: Int = 2000) throws(AppError) {
         self.store = store
         self.zones = zones
+        self.snapshotEvery = snapshotEvery
+        if let resumed = Self.resume(store: store, zones: zones) {
+            self.engine = resumed
+            lastSnapshotSeq = Int64(resumed.state.eventCount)
+            return
+        }
         let rows: [EventRow]
         do { rows = try store.events() } catch { throw .store(error) }
         if rows.isEmpty {
@@ -110,5 +119,40 @@ public final class PetApp {
         do { try store.append(command: command, events: rows) } catch { throw .store(error) }
         engine = next
         lastCommitted = events
+        if Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
+    }
+
+    // MARK: - Snapshots (a cache: the journal stays the truth)
+
+    /// Bump when PetState's encoding or the fold changes: older snapshots are then ignored and the
+    /// journal is replayed in full.
+    public static let snapshotFormat = 1
+
+    /// Saves the current state as a snapshot at the journal's last event. Failures are ignored:
+    /// a snapshot is only a speed-up.
+    public func saveSnapshot() {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let body = try? encoder.encode(engine.state) else { return }
+        let seq = Int64(engine.state.eventCount)
+        if (try? store.saveSnapshot(seq: seq, format: Self.snapshotFormat, body: Array(body))) != nil {
+            lastSnapshotSeq = seq
+        }
+    }
+
+    /// The engine from the latest usable snapshot plus the events after it, or nil (replay all).
+    static func resume(store: EventStore, zones: ZoneDatabase) -> Engine? {
+        guard let (seq, body) = try? store.latestSnapshot(format: snapshotFormat) else { return nil }
+        let decoder = JSONDecoder()
+        if let key = DayClock.zoneLookupKey { decoder.userInfo[key] = zones.lookup }
+        guard let state = try? decoder.decode(PetState.self, from: Data(body)),
+              Int64(state.eventCount) == seq,
+              let tail = try? store.events(after: seq) else { return nil }
+        var engine = Engine(snapshot: state, zones: zones.lookup)
+        for row in tail {
+            guard let e = try? JournalCodec.event(row, decoder: decoder) else { return nil }
+            engine.apply(e)
+        }
+        return engine
     }
 }

@@ -42,6 +42,46 @@ final class PetAppTests: XCTestCase {
         XCTAssertEqual(reopened.state.coins, 20)
     }
 
+    func testReopenFromASnapshotEqualsAFullReplay() throws {
+        let path = try tempDB()
+        var app: PetApp? = try PetApp(store: try EventStore(path: path), now: t0, zone: "Europe/Berlin", snapshotEvery: 40)
+        var t = t0
+        for day in 0..<20 {
+            for k in 0..<3 {
+                let id = "d\(day)k\(k)"
+                try app!.handle(try command(app!, "c-\(id)", "task.create", ["task": id, "title": "T", "due": "today 18:00"], at: t))
+                if k < 2 { try app!.handle(try command(app!, "x-\(id)", "task.complete", ["task": id], at: t + 60)) }
+            }
+            t = t + 86_400
+            try app!.advance(to: t)
+        }
+        let store = app!.store
+        let snapshot = try XCTUnwrap(try store.latestSnapshot(format: PetApp.snapshotFormat))
+        XCTAssertGreaterThan(snapshot.seq, 40)
+        XCTAssertLessThan(snapshot.seq, try store.lastSeq(), "there is a tail after the snapshot")
+        let live = app!.state
+        store.close()
+        app = nil
+
+        let reopened = try PetApp(store: try EventStore(path: path), now: t)
+        try reopened.advance(to: t)
+        XCTAssertEqual(reopened.state, live)
+        // The same state as folding the whole journal from the first event.
+        let events = try reopened.store.events().map { try JournalCodec.event($0) }
+        var full = try Engine(journal: events, zones: ZoneDatabase().lookup)
+        _ = full.advance(to: t)
+        XCTAssertEqual(full.state, live)
+    }
+
+    func testAnUnreadableSnapshotIsIgnored() throws {
+        let store = try EventStore.inMemory()
+        let app = try PetApp(store: store, now: t0, zone: "UTC")
+        try app.handle(Command(id: "c1", at: t0, action: .createTask(TaskDraft(id: "t1", title: "Tea"))))
+        try store.saveSnapshot(seq: try store.lastSeq(), format: PetApp.snapshotFormat, body: Array("{not json".utf8))
+        let reopened = try PetApp(store: store, now: t0)
+        XCTAssertEqual(reopened.state, app.state)
+    }
+
     func testDuplicateCommandRepeatsTheReplyAndStoresNothing() throws {
         let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
         let create = try command(app, "c1", "task.create", ["task": "t1", "title": "Stretch"], at: t0)
