@@ -491,9 +491,8 @@ public struct Engine: Sendable {
         var best: (at: Instant, id: String, index: Int)?
         for t in state.tasks.values where t.isOpen {
             for (i, r) in t.reminders.enumerated() where !t.remindersDone.contains(i) {
-                if best == nil || r < best!.at || (r == best!.at && (t.id, i) < (best!.id, best!.index)) {
-                    best = (r, t.id, i)
-                }
+                if let b = best, (b.at, b.id, b.index) <= (r, t.id, i) { continue }
+                best = (r, t.id, i)
             }
         }
         return best

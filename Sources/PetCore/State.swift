@@ -116,7 +116,7 @@ public struct PetState: Sendable, Equatable, Codable {
             let date = local.date.adding(days: dayOffset)
             for m in [quiet.startMinute, quiet.endMinute] {
                 let i = clock.instant(LocalDateTime(date: date, secondOfDay: m * 60))
-                if i > t, best == nil || i < best! { best = i }
+                if i > t, i < (best ?? Instant(.max)) { best = i }
             }
         }
         return best ?? t + Seconds.hour

@@ -182,8 +182,6 @@ public final class ScenarioRunner {
         }
     }
 
-    private var sendCounter = 0
-
     private func command(id: String?, name: String, fields: [String: String], device: SimDevice, line: Int,
                          fail: (String) -> ScenarioError) throws -> Command {
         try device.run(until: device.now)
