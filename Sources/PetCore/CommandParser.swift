@@ -4,6 +4,15 @@
 public enum CommandParser {
     /// Fields each command accepts (anything else is refused, naming the field).
     public static let fieldsByCommand: [String: Set<String>] = {
+        var all = coreFields
+        for sub in [HabitCommands.fields, ShopCommands.fields, CommitmentCommands.fields, QuitCommands.fields,
+                    ScreenCommands.fields, NoticeCommands.fields] {
+            all.merge(sub) { a, _ in a }
+        }
+        return all
+    }()
+
+    static let coreFields: [String: Set<String>] = {
         let taskFields: Set<String> = ["task", "title", "notes", "category", "project", "priority", "start", "due",
                                        "estimate", "repeat", "until", "reminders"]
         return [
@@ -76,7 +85,15 @@ public enum CommandParser {
                 personality = v
             }
             action = .setPetTraits(species: f["species"], colour: f["colour"], personality: personality)
-        default: action = .petThePet
+        case "pet.pet": action = .petThePet
+        default:
+            if let a = try HabitCommands.parse(name: name, f) { action = a }
+            else if let a = try ShopCommands.parse(name: name, f) { action = a }
+            else if let a = try CommitmentCommands.parse(name: name, f) { action = a }
+            else if let a = try QuitCommands.parse(name: name, f) { action = a }
+            else if let a = try ScreenCommands.parse(name: name, f) { action = a }
+            else if let a = try NoticeCommands.parse(name: name, f) { action = a }
+            else { throw .unknownCommand(name: name) }
         }
         return Command(id: id, at: at, action: action)
     }

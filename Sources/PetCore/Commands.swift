@@ -67,6 +67,18 @@ public enum Action: Sendable, Equatable {
     case renamePet(name: String)
     case setPetTraits(species: String?, colour: String?, personality: Personality?)
     case petThePet
+    /// Habits, the course and the evening check-in (Habits.swift).
+    case habit(HabitAction)
+    /// Store, inventory, care and streak repair (Shop.swift).
+    case shop(ShopAction)
+    /// Commitments and focus sessions (Commitments.swift).
+    case commitment(CommitmentAction)
+    /// The quit log (QuitLog.swift).
+    case quit(QuitAction)
+    /// Screen time and challenges (ScreenTime.swift).
+    case screen(ScreenAction)
+    /// Reminder delivery to the phone, silence, export/wipe bookkeeping (Notices.swift).
+    case notice(NoticeAction)
 
     /// The protocol name of the command (also the scenario `send` name).
     public var name: String {
@@ -90,6 +102,12 @@ public enum Action: Sendable, Equatable {
         case .renamePet: "pet.name"
         case .setPetTraits: "pet.traits"
         case .petThePet: "pet.pet"
+        case .habit(let a): a.name
+        case .shop(let a): a.name
+        case .commitment(let a): a.name
+        case .quit(let a): a.name
+        case .screen(let a): a.name
+        case .notice(let a): a.name
         }
     }
 }

@@ -14,11 +14,13 @@
 public typealias ZoneLookup = @Sendable (String) -> ZoneRules?
 
 public struct Engine: Sendable {
-    public private(set) var state: PetState
+    public internal(set) var state: PetState
     public let zones: ZoneLookup
+    /// The store's catalogue (content/catalogue.json, built in; injected like the zones).
+    public var catalogue: Catalogue = .builtIn
     /// Events emitted by the operation in progress (decide/advance work on a scratch copy).
-    private var outbox: [Event] = []
-    private var currentCommand: String?
+    var outbox: [Event] = []
+    var currentCommand: String?
 
     /// Seconds after its due time within which a reminder still counts as shown on time; a
     /// reminder found later than this (device off, clock jump) is reported once as missed.
@@ -120,7 +122,9 @@ public struct Engine: Sendable {
             var missed = false
             if case .reminderMissed = e.kind { missed = true; state.remindersMissed += 1 }
             markReminder(id, i)
-            state.lastReminder = ReminderNotice(taskID: id, index: i, at: state.tasks[id]?.reminders[safe: i] ?? e.at, missed: missed)
+            let due = state.tasks[id]?.reminders[safe: i] ?? e.at
+            state.lastReminder = ReminderNotice(taskID: id, index: i, at: due, missed: missed)
+            queueForPhone(Nudge(id: "task:\(id):\(i)", source: .task, ref: id, due: due, solicited: true))
         case let .reminderSilenced(id, i):
             markReminder(id, i)
         case .categoryAdded(let n):
@@ -147,6 +151,12 @@ public struct Engine: Sendable {
         case .levelReached: state.lastCelebration = e.at
         case .badgeEarned(let id): state.badges[id] = e.at
         case .dayClosed(let r): foldDayClosed(r)
+        case .habit(let h): applyHabit(h, at: e.at)
+        case .shop(let x): applyShop(x, at: e.at)
+        case .commitment(let x): applyCommitment(x, at: e.at)
+        case .quit(let x): applyQuit(x, at: e.at)
+        case .screen(let x): applyScreen(x, at: e.at)
+        case .notice(let x): applyNotice(x, at: e.at)
         }
     }
 
@@ -185,18 +195,18 @@ public struct Engine: Sendable {
 
     // MARK: - Emitting (on a scratch copy)
 
-    private mutating func emit(_ kind: EventKind, at: Instant) {
+    mutating func emit(_ kind: EventKind, at: Instant) {
         let e = Event(at: at, commandID: currentCommand, kind: kind)
         apply(e)
         outbox.append(e)
     }
 
-    private mutating func say(_ kind: LineKind, at: Instant) {
+    mutating func say(_ kind: LineKind, at: Instant) {
         let line = Lines.pick(kind, personality: state.pet.personality, seed: state.eventCount, previous: state.speech?.key)
         emit(.petSaid(key: line.key), at: at)
     }
 
-    private mutating func awardBadges(at: Instant) {
+    mutating func awardBadges(at: Instant) {
         for b in Badges.newlyEarned(state.badgeProgress, earned: state.badges) {
             emit(.badgeEarned(id: b.id), at: at)
         }
@@ -336,6 +346,12 @@ public struct Engine: Sendable {
             }
             emit(.petTraitsChanged(species: species ?? state.pet.species, colour: colour ?? state.pet.colour,
                                    personality: personality ?? state.pet.personality), at: at)
+        case .habit(let a): try runHabit(a, at: at, commandID: commandID)
+        case .shop(let a): try runShop(a, at: at, commandID: commandID)
+        case .commitment(let a): try runCommitment(a, at: at, commandID: commandID)
+        case .quit(let a): try runQuit(a, at: at, commandID: commandID)
+        case .screen(let a): try runScreen(a, at: at, commandID: commandID)
+        case .notice(let a): try runNotice(a, at: at, commandID: commandID)
         case .petThePet:
             if let last = state.lastPetting, at - last < MoodRules.pettingInterval {
                 throw .rateLimited(action: "petting", retryAfterSeconds: MoodRules.pettingInterval - (at - last))
@@ -350,7 +366,7 @@ public struct Engine: Sendable {
         return t
     }
 
-    private func findCategory(_ name: String) -> String? {
+    func findCategory(_ name: String) -> String? {
         let n = name.trimmingSpaces.lowercased()
         return state.categories.first { $0.lowercased() == n }
     }
@@ -482,9 +498,10 @@ public struct Engine: Sendable {
     /// The next instant at which time alone changes something (a day closes or a reminder falls
     /// due). The app loop sleeps until then (or the next input).
     public func nextWakeup() -> Instant? {
-        let boundary = state.clock.start(ofDay: state.openDay + 1)
-        if let r = nextReminder(), r.at < boundary { return max(r.at, state.now) }
-        return max(boundary, state.now)
+        var next = state.clock.start(ofDay: state.openDay + 1)
+        if let r = nextReminder(), r.at < next { next = r.at }
+        if let w = nextSubsystemWakeup(), w < next { next = w }
+        return max(next, state.now)
     }
 
     private func nextReminder() -> (at: Instant, id: String, index: Int)? {
@@ -518,6 +535,10 @@ public struct Engine: Sendable {
                 }
                 continue
             }
+            if let w = nextSubsystemWakeup(), w <= t, w < boundary || boundary > t {
+                fireSubsystems(at: max(w, state.now), due: w, upTo: t)
+                continue
+            }
             guard boundary <= t else { break }
             closeDay(at: max(boundary, state.now))
         }
@@ -540,6 +561,7 @@ public struct Engine: Sendable {
                 emit(.taskMissed(id: t.id, day: day), at: boundary)
             }
         }
+        closeDaySubsystems(day: day, boundary: boundary)
         var due = 0, done = 0, missed = 0
         for t in state.tasks.values {
             let dueToday = t.due.map { $0 >= dayStart && $0 < boundary } ?? false
@@ -548,6 +570,11 @@ public struct Engine: Sendable {
                 if t.state == .completed { done += 1 }
                 if t.missedDay == day { missed += 1 }
             }
+        }
+        // Habits count like due items: all checked = done, any unchecked = missed (nil: no habits).
+        if let habitsDone = habitDayComplete(day: day) {
+            due += 1
+            if habitsDone { done += 1 } else { missed += 1 }
         }
         let streak: Int
         if state.paused || due == 0 { streak = state.streak }

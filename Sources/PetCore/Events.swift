@@ -43,6 +43,12 @@ public enum EventKind: Sendable, Equatable {
     case levelReached(level: Int)
     case badgeEarned(id: String)
     case dayClosed(DayResult)
+    case habit(HabitEvent)
+    case shop(ShopEvent)
+    case commitment(CommitmentEvent)
+    case quit(QuitEvent)
+    case screen(ScreenEvent)
+    case notice(NoticeEvent)
 
     /// Stable type name stored in the journal.
     public var type: String {
@@ -74,6 +80,12 @@ public enum EventKind: Sendable, Equatable {
         case .levelReached: "level.reached"
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
+        case .habit(let e): e.type
+        case .shop(let e): e.type
+        case .commitment(let e): e.type
+        case .quit(let e): e.type
+        case .screen(let e): e.type
+        case .notice(let e): e.type
         }
     }
 
@@ -82,6 +94,11 @@ public enum EventKind: Sendable, Equatable {
         switch self {
         case .taskCompleted(_, _, let r): r.coins
         case .taskUncompleted(_, let r): -r.coins
+        case .habit(let e): e.coinsDelta
+        case .shop(let e): e.coinsDelta
+        case .commitment(let e): e.coinsDelta
+        case .quit(let e): e.coinsDelta
+        case .screen(let e): e.coinsDelta
         default: 0
         }
     }
@@ -90,6 +107,8 @@ public enum EventKind: Sendable, Equatable {
         switch self {
         case .taskCompleted(_, _, let r): r.xp
         case .taskUncompleted(_, let r): -r.xp
+        case .habit(let e): e.xpDelta
+        case .commitment(let e): e.xpDelta
         default: 0
         }
     }
@@ -143,6 +162,12 @@ extension EventKind: Codable {
         case .levelReached(let l): try c.encode(l, forKey: .level)
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
+        case .habit(let e): try e.encode(to: encoder)
+        case .shop(let e): try e.encode(to: encoder)
+        case .commitment(let e): try e.encode(to: encoder)
+        case .quit(let e): try e.encode(to: encoder)
+        case .screen(let e): try e.encode(to: encoder)
+        case .notice(let e): try e.encode(to: encoder)
         }
     }
 
@@ -183,6 +208,12 @@ extension EventKind: Codable {
         case "level.reached": self = .levelReached(level: try i(.level))
         case "badge.earned": self = .badgeEarned(id: try s(.id))
         case "day.closed": self = .dayClosed(try c.decode(DayResult.self, forKey: .result))
+        case _ where HabitEvent.owns(type): self = .habit(try HabitEvent(from: decoder))
+        case _ where ShopEvent.owns(type): self = .shop(try ShopEvent(from: decoder))
+        case _ where CommitmentEvent.owns(type): self = .commitment(try CommitmentEvent(from: decoder))
+        case _ where QuitEvent.owns(type): self = .quit(try QuitEvent(from: decoder))
+        case _ where ScreenEvent.owns(type): self = .screen(try ScreenEvent(from: decoder))
+        case _ where NoticeEvent.owns(type): self = .notice(try NoticeEvent(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown event type '\(type)'")
         }

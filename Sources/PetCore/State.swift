@@ -60,6 +60,16 @@ public struct PetState: Sendable, Equatable, Codable {
     public var seenCommands: Set<String> = []
     public var eventCount = 0
 
+    // Subsystems (each in its own file).
+    public var habits = HabitState()
+    public var shop = ShopState()
+    public var commitments = CommitmentState()
+    public var quit = QuitState()
+    public var screen = ScreenState()
+    public var notices = NoticeState()
+    /// Per-day aggregates for the stats screens (SPEC §12), kept for the whole history.
+    public var stats = StatsState()
+
     public init(createdAt: Instant, zoneID: String, zone: ZoneRules, dayStartHour: Int = 3) {
         self.createdAt = createdAt
         self.now = createdAt

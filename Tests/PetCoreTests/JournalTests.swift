@@ -136,7 +136,26 @@ final class EventCodingTests: XCTestCase {
             .petTraitsChanged(species: "owl", colour: "lilac", personality: .curious), .petPetted,
             .petSaid(key: "done.3"), .levelReached(level: 7), .badgeEarned(id: "streak-3"),
             .dayClosed(day),
+        ] + subsystemExamples()
+    }
+
+    /// One example of every subsystem event type (each subsystem's `allTypes`).
+    static func subsystemExamples() -> [EventKind] {
+        let nudge = Nudge(id: "habit:h1:20514", source: .habit, ref: "h1", due: Instant(1_772_434_800), solicited: true)
+        return [
+            .notice(.shown(nudge)), .notice(.missed(nudge)), .notice(.suppressed(nudge)),
+            .notice(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
         ]
+    }
+
+    static var subsystemTypes: [String] {
+        HabitEvent.allTypes + ShopEvent.allTypes + CommitmentEvent.allTypes + QuitEvent.allTypes
+            + ScreenEvent.allTypes + NoticeEvent.allTypes
+    }
+
+    func testEverySubsystemEventTypeHasAnExample() {
+        let covered = Set(Self.subsystemExamples().map(\.type))
+        for t in Self.subsystemTypes { XCTAssertTrue(covered.contains(t), "no example of \(t)") }
     }
 
     static func index(_ k: EventKind) -> Int {
@@ -168,12 +187,13 @@ final class EventCodingTests: XCTestCase {
         case .levelReached: 24
         case .badgeEarned: 25
         case .dayClosed: 26
+        case .habit, .shop, .commitment, .quit, .screen, .notice: 27
         }
     }
 
     func testExamplesCoverEveryKind() {
-        XCTAssertEqual(Set(Self.examples().map(Self.index)), Set(0...26))
-        XCTAssertEqual(Set(Self.examples().map(\.type)).count, 27, "type names are distinct")
+        XCTAssertEqual(Set(Self.examples().map(Self.index)), Set(0...27))
+        XCTAssertEqual(Set(Self.examples().map(\.type)).count, 27 + Self.subsystemTypes.count, "type names are distinct")
     }
 
     func testEveryKindRoundTripsThroughJSON() throws {
