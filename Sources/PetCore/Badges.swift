@@ -13,6 +13,10 @@ public struct BadgeKind: Sendable, Equatable {
         case perfectWeek
         /// First purchase in the store.
         case firstPurchase
+        /// A screen-time challenge of this kind completed (SPEC §10).
+        case challenge(String)
+        /// n days without a give-in in the quit log (SPEC §9).
+        case quitDays(Int)
     }
     public var id: String
     public var title: String
@@ -26,6 +30,10 @@ public struct BadgeProgress: Sendable, Equatable {
     public var level: Int
     public var perfectWeeks: Int
     public var purchases: Int
+    /// Kinds of screen-time challenge completed at least once.
+    public var challengeKinds: Set<String> = []
+    /// Whole days since the last give-in (or since the quit log started).
+    public var quitDays: Int = 0
 }
 
 public enum Badges {
@@ -60,6 +68,8 @@ public enum Badges {
             case .level(let n): return p.level >= n
             case .perfectWeek: return p.perfectWeeks > 0
             case .firstPurchase: return p.purchases > 0
+            case .challenge(let kind): return p.challengeKinds.contains(kind)
+            case .quitDays(let n): return p.quitDays >= n
             }
         }
     }

@@ -74,10 +74,12 @@ public struct Engine: Sendable {
         if let c = e.commandID { state.seenCommands.insert(c) }
         state.eventCount += 1
         let day = state.clock.day(of: e.at)
+        foldLedger(e, day: day)
         switch e.kind {
         case .genesis: break
         case .taskCreated(let t):
             state.tasks[t.id] = t
+            state.stats.update(day) { $0.tasksCreated += 1 }
             if let p = t.spawnedFrom { state.tasks[p]?.spawnedID = t.id }
         case .taskEdited(let t):
             state.tasks[t.id] = t
@@ -95,6 +97,8 @@ public struct Engine: Sendable {
             state.xp += reward.xp
             state.tasksCompleted += 1
             state.tally[day, default: DayTally()].done += 1
+            let created = state.tasks[id]?.createdAt ?? e.at
+            state.stats.update(day) { $0.tasksDone += 1; $0.completions += 1; $0.completionSeconds += e.at - created }
             state.lastCelebration = e.at
         case let .taskUncompleted(id, reward):
             if let t = state.tasks[id] {
@@ -104,6 +108,7 @@ public struct Engine: Sendable {
                 if let done = t.completedAt {
                     let d = state.clock.day(of: done)
                     state.tally[d, default: DayTally()].done -= 1
+                    state.stats.update(d) { $0.tasksDone -= 1; $0.completions -= 1; $0.completionSeconds -= done - t.createdAt }
                 }
             }
             state.coins -= reward.coins
@@ -114,6 +119,7 @@ public struct Engine: Sendable {
             state.tasks[id]?.state = .missed
             state.tasks[id]?.missedDay = d
             state.tally[d, default: DayTally()].missed += 1
+            state.stats.update(d) { $0.tasksMissed += 1 }
         case let .taskExcused(id, d):
             // A skipped occurrence of a recurring task leaves the list (its next one is already
             // spawned); a one-off task stays open, neither done nor missed.
@@ -150,7 +156,7 @@ public struct Engine: Sendable {
         case .petSaid(let k): state.speech = Speech(key: k, at: e.at)
         case .levelReached: state.lastCelebration = e.at
         case .badgeEarned(let id): state.badges[id] = e.at
-        case .dayClosed(let r): foldDayClosed(r)
+        case .dayClosed(let r): foldDayClosed(r, at: e.at)
         case .habit(let h): applyHabit(h, at: e.at)
         case .shop(let x): applyShop(x, at: e.at)
         case .commitment(let x): applyCommitment(x, at: e.at)
@@ -160,6 +166,30 @@ public struct Engine: Sendable {
         }
     }
 
+    /// Coins and XP of every event (the ledger), and the day's earned/spent totals. Task events
+    /// keep their own bookkeeping below; subsystem events are applied here from their deltas.
+    private mutating func foldLedger(_ e: Event, day: Int) {
+        let coins = e.kind.coinsDelta
+        switch e.kind {
+        case .taskCompleted: state.stats.update(day) { $0.coinsEarned += coins }
+        case .taskUncompleted(let id, _):
+            let d = state.tasks[id]?.completedAt.map { state.clock.day(of: $0) } ?? day
+            state.stats.update(d) { $0.coinsEarned += coins }
+        case .habit, .shop, .commitment, .quit, .screen, .notice:
+            state.coins += coins
+            state.xp += e.kind.xpDelta
+            if coins > 0 { state.coinsEarned += coins; state.stats.update(day) { $0.coinsEarned += coins } }
+            if coins < 0 { state.coinsSpent -= coins; state.stats.update(day) { $0.coinsSpent -= coins } }
+        default: break
+        }
+    }
+
+    /// Emits `level.reached` for every level passed since `before` (call after emitting XP).
+    mutating func celebrateLevels(from before: Int, at: Instant) {
+        let after = state.level
+        if after > before { for l in (before + 1)...after { emit(.levelReached(level: l), at: at) } }
+    }
+
     private mutating func markReminder(_ id: String, _ i: Int) {
         guard var t = state.tasks[id], !t.remindersDone.contains(i) else { return }
         t.remindersDone.append(i)
@@ -167,8 +197,9 @@ public struct Engine: Sendable {
         state.tasks[id] = t
     }
 
-    private mutating func foldDayClosed(_ r: DayResult) {
+    private mutating func foldDayClosed(_ r: DayResult, at: Instant) {
         state.openDay = max(state.openDay, r.day + 1)
+        if r.streak == 0 && state.streak > 0 { state.lastBreak = StreakBreak(day: r.day, length: state.streak, at: at) }
         state.streak = r.streak
         state.bestStreak = max(state.bestStreak, r.streak)
         // Perfect week: Monday..Sunday with nothing missed and something done.

@@ -22,6 +22,11 @@ public struct QuitState: Codable, Sendable, Equatable {
     public init() {}
 }
 
+extension PetState {
+    /// Whole days without a give-in, as of the last closed day (for the milestone badges).
+    var badgeQuitDays: Int { 0 }
+}
+
 extension Engine {
     mutating func runQuit(_ a: QuitAction, at: Instant, commandID: String) throws(DomainError) { switch a {} }
     mutating func applyQuit(_ e: QuitEvent, at: Instant) { switch e {} }

@@ -22,6 +22,11 @@ public struct ScreenState: Codable, Sendable, Equatable {
     public init() {}
 }
 
+extension PetState {
+    /// Challenge kinds completed at least once (for their badges).
+    var badgeChallengeKinds: Set<String> { [] }
+}
+
 extension Engine {
     mutating func runScreen(_ a: ScreenAction, at: Instant, commandID: String) throws(DomainError) { switch a {} }
     mutating func applyScreen(_ e: ScreenEvent, at: Instant) { switch e {} }

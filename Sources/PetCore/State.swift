@@ -35,6 +35,8 @@ public struct PetState: Sendable, Equatable, Codable {
     public var tasksCompleted = 0
     public var streak = 0
     public var bestStreak = 0
+    /// The last time the daily streak broke: the day that broke it and the length it had.
+    public var lastBreak: StreakBreak?
     /// Perfect-week tracking: the Monday that started the tracked week, whether it is still clean,
     /// and items done in it.
     public var weekStart: Int?
@@ -163,8 +165,18 @@ public struct PetState: Sendable, Equatable, Codable {
 
     var badgeProgress: BadgeProgress {
         BadgeProgress(tasksCompleted: tasksCompleted, streak: streak, level: level,
-                      perfectWeeks: perfectWeeks, purchases: purchases)
+                      perfectWeeks: perfectWeeks, purchases: purchases,
+                      challengeKinds: badgeChallengeKinds, quitDays: badgeQuitDays)
     }
+}
+
+public struct StreakBreak: Codable, Sendable, Equatable {
+    /// The day whose miss broke the streak.
+    public var day: Int
+    /// The streak's length before it broke.
+    public var length: Int
+    /// When it broke (the instant that day closed).
+    public var at: Instant
 }
 
 public struct ReminderNotice: Codable, Sendable, Equatable {

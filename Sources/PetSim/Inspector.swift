@@ -36,6 +36,10 @@ public enum Inspector {
         case "categories": return "\(s.categories.count)"
         default: break
         }
+        // Each subsystem answers its own values (Inspect+<Subsystem>.swift).
+        for sub in [habitValue, shopValue, commitmentValue, quitValue, screenValue, noticeValue] {
+            if let v = sub(path, device) { return v }
+        }
         let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return nil }
         switch parts[0] {
