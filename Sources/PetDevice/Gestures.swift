@@ -7,6 +7,7 @@
 /// - long press: still held `longPressNs` after the press (reported by `poll(now:)`);
 /// - chord: A and C down together (the second press within `chordNs` of the first, or while the
 ///   first is still held) is reported once instead of the second button's tap;
+/// - chord held: A and C both held for `chordHoldNs` (3 s) — the factory-reset confirmation;
 /// - bounces: edges within `debounceNs` of the last accepted edge of that button are ignored.
 
 public enum Button: String, Sendable, CaseIterable, Hashable {
@@ -18,12 +19,16 @@ public enum Gesture: Sendable, Equatable {
     case doubleTap(Button)
     case longPress(Button)
     case chordAC
+    /// A and C held together for 3 seconds.
+    case chordHeld
 }
 
 public struct GestureRecognizer: Sendable {
     public var debounceNs: UInt64 = 30_000_000
     public var longPressNs: UInt64 = 700_000_000
     public var doubleTapNs: UInt64 = 300_000_000
+    public var chordHoldNs: UInt64 = 3_000_000_000
+    var chordHeldReported = false
 
     struct ButtonState {
         var down = false
@@ -63,6 +68,7 @@ public struct GestureRecognizer: Sendable {
             }
         } else {
             s.releasedAt = (s.longReported || s.inChord) ? nil : ns
+            if b != .b { chordHeldReported = false }
         }
         buttons[b] = s
         return out
@@ -71,6 +77,10 @@ public struct GestureRecognizer: Sendable {
     /// Reports long presses that have now been held long enough.
     public mutating func poll(ns: UInt64) -> [Gesture] {
         var out: [Gesture] = []
+        if let since = chordSince, !chordHeldReported, ns &- since >= chordHoldNs {
+            chordHeldReported = true
+            out.append(.chordHeld)
+        }
         for b in Button.allCases {
             guard var s = buttons[b], s.down, !s.longReported, !s.inChord, ns &- s.pressedAt >= longPressNs else { continue }
             s.longReported = true
@@ -80,11 +90,19 @@ public struct GestureRecognizer: Sendable {
         return out
     }
 
-    /// When `poll` next needs to run (a long press may become due), if any button is held.
+    /// When both A and C have been down together since (the later press), if they are.
+    var chordSince: UInt64? {
+        guard let a = buttons[.a], let c = buttons[.c], a.down, c.down, a.inChord, c.inChord else { return nil }
+        return max(a.pressedAt, c.pressedAt)
+    }
+
+    /// When `poll` next needs to run (a long press or the 3-second chord may become due).
     public func nextDeadline() -> UInt64? {
-        Button.allCases.compactMap { b -> UInt64? in
+        var deadlines = Button.allCases.compactMap { b -> UInt64? in
             guard let s = buttons[b], s.down, !s.longReported, !s.inChord else { return nil }
             return s.pressedAt + longPressNs
-        }.min()
+        }
+        if let since = chordSince, !chordHeldReported { deadlines.append(since + chordHoldNs) }
+        return deadlines.min()
     }
 }

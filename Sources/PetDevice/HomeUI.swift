@@ -12,6 +12,7 @@ import PetUI
 /// | double tap B | pet the pet                                          |
 /// | hold B       | complete the shown task                              |
 /// | tap C        | dismiss the reminder banner, back to the first task  |
+/// | hold A+C 3 s | factory reset: erase everything (SPEC §13 confirmation) |
 ///
 /// A tap is reported on the first edge (no added latency), so every double tap and hold begins
 /// with a tap of the same button. Taps therefore only change what is shown, never store anything,
@@ -29,8 +30,21 @@ public struct HomeUI: Sendable {
 
     public init() {}
 
-    /// The command a gesture asks for, if any (UI-only gestures change `self`).
-    public mutating func handle(_ g: Gesture, state: PetState) -> Action? {
+    /// What a gesture asks the app to do.
+    public enum Effect: Sendable, Equatable {
+        /// A domain command (the app gives it an id and the current time).
+        case command(Action)
+        /// Erase everything and start a new pet (A+C held 3 s).
+        case factoryReset
+    }
+
+    /// The effect a gesture asks for, if any (UI-only gestures change `self`).
+    public mutating func handle(_ g: Gesture, state: PetState) -> Effect? {
+        if g == .chordHeld { return .factoryReset }
+        return action(for: g, state: state).map(Effect.command)
+    }
+
+    mutating func action(for g: Gesture, state: PetState) -> Action? {
         let open = state.openTasks()
         if selected >= open.count { selected = 0 }
         switch g {
@@ -40,6 +54,8 @@ public struct HomeUI: Sendable {
             undoTap(of: b)
         case .chordAC:
             undoTap(of: .a); undoTap(of: .c)
+        case .chordHeld:
+            break
         }
         switch g {
         case .tap(.a):

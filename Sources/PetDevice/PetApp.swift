@@ -122,6 +122,25 @@ public final class PetApp {
         if Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
     }
 
+    // MARK: - Factory reset (SPEC §13)
+
+    /// Erases every event, command, snapshot and setting from the journal (securely: the freed
+    /// pages are zeroed and the WAL truncated) and starts a new pet at `now`. The device keeps
+    /// only its time zone (a clock setting, not owner data). Pairings and keys live in the
+    /// journal too, so they go with it. Call only after the on-device confirmation (A+C held 3 s).
+    public func wipe(now: Instant) throws(AppError) {
+        let zone = engine.state.zoneID
+        do { try store.wipe() } catch { throw .store(error) }
+        let (fresh, genesis) = try Self.wrap { () throws(DomainError) in
+            try Engine.create(at: now, zoneID: zone, zones: zones.lookup)
+        }
+        let row = try JournalCodec.row(genesis, clock: fresh.state.clock)
+        do { try store.append(command: nil, events: [row]) } catch { throw .store(error) }
+        engine = fresh
+        lastSnapshotSeq = 0
+        lastCommitted = [genesis]
+    }
+
     // MARK: - Snapshots (a cache: the journal stays the truth)
 
     /// Bump when PetState's encoding or the fold changes: older snapshots are then ignored and the

@@ -124,6 +124,11 @@ public final class ScenarioRunner {
         case .hold(let b): try device.hold(b)
         case .double(let b): try device.doubleTap(b)
         case .chord: try device.chord()
+        case .chordHold: try device.chordHold()
+        case .export(let name):
+            let path = "\(dir)/\(name)"
+            try writeFile(path, try Export.document(device.app, now: device.now))
+            if !options.quiet { print("  📤 \(path)") }
         case let .send(id, name, fields):
             let cmd = try command(id: id, name: name, fields: fields, device: device, line: line, fail: fail)
             do { try device.send(cmd) } catch {

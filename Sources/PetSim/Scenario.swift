@@ -26,6 +26,10 @@ public struct Scenario: Sendable {
         case hold(Button)
         case double(Button)
         case chord
+        /// A and C held together for 3.2 s: the factory-reset confirmation.
+        case chordHold
+        /// Writes the owner's export document (JSON) to the output folder.
+        case export(String)
         /// A command as the phone would send it.
         case send(id: String?, name: String, fields: [String: String])
         /// A command that must be refused with this error code, changing nothing.
@@ -126,7 +130,10 @@ public enum ScenarioParser {
         case "advance": return .advance(try duration())
         case "off": return .off(try duration())
         case "press": return .press(try button(try one("button")))
-        case "hold": return .hold(try button(try one("button")))
+        case "hold":
+            let b = try one("button")
+            if b.uppercased() == "A+C" { return .chordHold }
+            return .hold(try button(b))
         case "double": return .double(try button(try one("button")))
         case "chord":
             guard args == ["A+C"] || args.isEmpty else { throw Problem(message: "only the A+C chord exists") }
@@ -166,12 +173,18 @@ public enum ScenarioParser {
                 throw Problem(message: "snapshot names a .png file in the output folder (no '/')")
             }
             return .snapshot(n)
+        case "export":
+            let n = try one("file name")
+            guard n.hasSuffix(".json"), !n.contains("/"), !n.hasPrefix(".") else {
+                throw Problem(message: "export names a .json file in the output folder (no '/')")
+            }
+            return .export(n)
         case "restart":
             guard args.isEmpty else { throw Problem(message: "restart takes no arguments") }
             return .restart
         case "echo": return .echo(args.joined(separator: " "))
         default:
-            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, chord, send, reject, expect, snapshot, restart, echo)")
+            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, chord, send, reject, expect, snapshot, export, restart, echo)")
         }
     }
 

@@ -144,10 +144,22 @@ public final class SimDevice {
         try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
     }
 
+    /// A and C held together for 3.2 s (the factory-reset confirmation).
+    public func chordHold() throws(AppError) {
+        try edge(.a, pressed: true); try wait(ms: 20); try edge(.c, pressed: true)
+        for _ in 0..<16 { try wait(ms: 200) }
+        try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
+    }
+
     /// Runs a gesture through the home UI; a device-made command gets a fresh id.
     func perform(_ g: Gesture) throws(AppError) {
         try tick()
-        if let action = ui.handle(g, state: app.state) {
+        switch ui.handle(g, state: app.state) {
+        case nil: break
+        case .factoryReset?:
+            try app.wipe(now: now)
+            ui = HomeUI()
+        case .command(let action)?:
             let id = "dev-\(app.state.eventCount)"
             do { try send(Command(id: id, at: now, action: action)) } catch {
                 // A refused button action changes nothing; the device just shows the pet.

@@ -147,6 +147,28 @@ public final class EventStore {
         return seqs
     }
 
+    /// Factory reset: deletes every event, command, snapshot and metadata row in one transaction,
+    /// with SQLite's secure delete so the freed pages are zeroed, then compacts the file and
+    /// truncates the WAL so no old content is left on disk. The schema stays.
+    public func wipe() throws(StoreError) {
+        let conn = try live()
+        try conn.execute("PRAGMA secure_delete = ON", "enable secure delete")
+        try conn.begin()
+        do {
+            for table in ["events", "commands", "snapshots", "meta"] {
+                try conn.execute("DELETE FROM \(table)", "wipe \(table)")
+            }
+            try conn.commit()
+        } catch {
+            conn.rollback()
+            throw error
+        }
+        try conn.execute("VACUUM", "compact after wipe")
+        if path != ":memory:" {
+            try conn.execute("PRAGMA wal_checkpoint(TRUNCATE)", "truncate the WAL after wipe")
+        }
+    }
+
     /// Sets a metadata value (committed immediately).
     public func setMeta(_ key: String, _ value: String) throws(StoreError) {
         let stmt = try live().prepare(

@@ -235,15 +235,66 @@ final class HomeUITests: XCTestCase {
         XCTAssertNil(ui.handle(.tap(.a), state: app.state))
         XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Cake")
         XCTAssertNil(ui.handle(.tap(.b), state: app.state), "taps never store anything")
-        XCTAssertEqual(ui.handle(.longPress(.b), state: app.state), .completeTask(id: "t2"))
+        XCTAssertEqual(ui.handle(.longPress(.b), state: app.state), .command(.completeTask(id: "t2")))
         XCTAssertNil(ui.handle(.tap(.b), state: app.state))
-        XCTAssertEqual(ui.handle(.doubleTap(.b), state: app.state), .petThePet)
+        XCTAssertEqual(ui.handle(.doubleTap(.b), state: app.state), .command(.petThePet))
         // hold A begins with a tap A (next task), which the long press undoes before starting.
         XCTAssertNil(ui.handle(.tap(.a), state: app.state))
         XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Tea")
-        XCTAssertEqual(ui.handle(.longPress(.a), state: app.state), .startTask(id: "t2"))
+        XCTAssertEqual(ui.handle(.longPress(.a), state: app.state), .command(.startTask(id: "t2")))
         XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Cake")
         XCTAssertNil(ui.handle(.tap(.c), state: app.state))
         XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Tea")
+    }
+}
+
+final class ExportAndWipeTests: XCTestCase {
+    func testExportIsOneJSONDocumentWithEverything() throws {
+        let t0 = Instant(1_772_434_800)
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "Europe/Berlin")
+        try app.handle(Command(id: "c1", at: t0, action: .createTask(TaskDraft(id: "t1", title: "Quote \" and \\ and é"))))
+        try app.handle(Command(id: "c2", at: t0 + 60, action: .completeTask(id: "t1")))
+        let bytes = try Export.document(app, now: t0 + 120)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        XCTAssertEqual(json["format"] as? String, "deskpet-export")
+        XCTAssertEqual(json["version"] as? Int, 1)
+        XCTAssertEqual(json["zone"] as? String, "Europe/Berlin")
+        let summary = try XCTUnwrap(json["summary"] as? [String: Any])
+        XCTAssertEqual(summary["coins"] as? Int, app.state.coins)
+        let journal = try XCTUnwrap(json["journal"] as? [[String: Any]])
+        XCTAssertEqual(journal.count, try app.store.eventCount())
+        let created = try XCTUnwrap(journal.first { $0["type"] as? String == "task.created" })
+        let task = try XCTUnwrap((created["event"] as? [String: Any])?["task"] as? [String: Any])
+        XCTAssertEqual(task["title"] as? String, "Quote \" and \\ and é")
+        XCTAssertNotNil(json["state"] as? [String: Any])
+    }
+
+    func testFactoryResetNeedsAAndCHeldThreeSeconds() {
+        var g = GestureRecognizer()
+        let ms: UInt64 = 1_000_000
+        _ = g.edge(.a, pressed: true, ns: 0)
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 50 * ms), [.chordAC])
+        XCTAssertEqual(g.nextDeadline(), 3050 * ms)
+        XCTAssertEqual(g.poll(ns: 3049 * ms), [])
+        XCTAssertEqual(g.poll(ns: 3050 * ms), [.chordHeld])
+        XCTAssertEqual(g.poll(ns: 5000 * ms), [], "once per hold")
+        var ui = HomeUI()
+        let t0 = Instant(1_772_434_800)
+        let state = PetState(createdAt: t0, zoneID: "UTC", zone: .utc)
+        XCTAssertEqual(ui.handle(.chordHeld, state: state), .factoryReset)
+        XCTAssertNil(ui.handle(.chordAC, state: state), "a short chord erases nothing")
+    }
+
+    func testWipeStartsANewPetAndKeepsTheZone() throws {
+        let t0 = Instant(1_772_434_800)
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "Asia/Tokyo")
+        try app.handle(Command(id: "c1", at: t0, action: .createTask(TaskDraft(id: "t1", title: "Tea"))))
+        try app.handle(Command(id: "c2", at: t0, action: .completeTask(id: "t1")))
+        try app.wipe(now: t0 + 10)
+        XCTAssertEqual(app.state.coins, 0)
+        XCTAssertEqual(app.state.tasks.count, 0)
+        XCTAssertEqual(app.state.zoneID, "Asia/Tokyo")
+        XCTAssertEqual(try app.store.eventCount(), 1)
+        XCTAssertFalse(app.engine.isDuplicate("c1"), "command ids are forgotten too")
     }
 }

@@ -1,0 +1,98 @@
+import FoundationEssentials
+import PetCore
+import PetStore
+
+/// The owner's data as one JSON document (SPEC §13; format in docs/export.md):
+///
+/// ```
+/// { "format": "deskpet-export", "version": 1, "exportedAt": <unix>, "zone": "...",
+///   "summary": { coins, xp, level, streak, bestStreak, tasksCompleted, charity, badges },
+///   "state": { …the whole domain state… },
+///   "journal": [ { "seq", "at", "day", "type", "command", "coins", "event": { … } }, … ] }
+/// ```
+/// Apps marked private are left out of anything that leaves the device, so they are removed
+/// from the state's screen-time section and their usage events are dropped from the journal.
+public enum Export {
+    public static let format = "deskpet-export"
+    public static let version = 1
+
+    struct Summary: Encodable {
+        var coins: Int
+        var xp: Int
+        var level: Int
+        var streak: Int
+        var bestStreak: Int
+        var tasksCompleted: Int
+        var badges: [String: Int64]
+    }
+
+    struct Head: Encodable {
+        var format: String
+        var version: Int
+        var exportedAt: Int64
+        var zone: String
+        var dayStartHour: Int
+        var summary: Summary
+    }
+
+    /// Builds the document. `now` is the export instant.
+    public static func document(_ app: PetApp, now: Instant) throws(AppError) -> [UInt8] {
+        let s = app.state.sharedCopy()
+        let private_ = app.state.privateApps
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let head = Head(format: format, version: version, exportedAt: now.seconds, zone: s.zoneID,
+                        dayStartHour: s.clock.dayStartHour,
+                        summary: Summary(coins: s.coins, xp: s.xp, level: s.level, streak: s.streak,
+                                         bestStreak: s.bestStreak, tasksCompleted: s.tasksCompleted,
+                                         badges: s.badges.mapValues(\.seconds)))
+        var out: [UInt8] = []
+        do {
+            let headJSON = try encoder.encode(head)
+            out.append(contentsOf: headJSON.dropLast())          // without the closing brace
+            out.append(contentsOf: Array(",\"state\":".utf8))
+            out.append(contentsOf: try encoder.encode(s))
+        } catch {
+            throw .journal(seq: nil, detail: "cannot encode the export")
+        }
+        out.append(contentsOf: Array(",\"journal\":[".utf8))
+        let rows: [EventRow]
+        do { rows = try app.store.events() } catch { throw .store(error) }
+        var first = true
+        for r in rows {
+            if !private_.isEmpty, r.type.hasPrefix("screen."), private_.contains(where: { r.payload.contains("\"\(jsonEscaped($0))\"") }) {
+                continue
+            }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            var line = "{\"seq\":\(r.seq),\"at\":\(r.at),\"day\":\(r.day),\"type\":\"\(jsonEscaped(r.type))\""
+            if let c = r.commandID { line += ",\"command\":\"\(jsonEscaped(c))\"" }
+            if r.coinsDelta != 0 { line += ",\"coins\":\(r.coinsDelta)" }
+            line += ",\"event\":"
+            out.append(contentsOf: Array(line.utf8))
+            out.append(contentsOf: Array(r.payload.utf8))   // valid JSON (the journal checks it)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: Array("]}\n".utf8))
+        return out
+    }
+
+    static func jsonEscaped(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out
+    }
+}
