@@ -54,6 +54,18 @@ public enum Badges {
         BadgeKind(id: "level-50", title: "Level 50", rule: .level(50)),
         BadgeKind(id: "level-100", title: "Level 100", rule: .level(100)),
         BadgeKind(id: "first-purchase", title: "First purchase", rule: .firstPurchase),
+        // Quit-log milestones (SPEC §9): whole days without a give-in.
+        BadgeKind(id: "quit-1", title: "1 day without giving in", rule: .quitDays(1)),
+        BadgeKind(id: "quit-3", title: "3 days without giving in", rule: .quitDays(3)),
+        BadgeKind(id: "quit-7", title: "7 days without giving in", rule: .quitDays(7)),
+        BadgeKind(id: "quit-14", title: "14 days without giving in", rule: .quitDays(14)),
+        BadgeKind(id: "quit-30", title: "30 days without giving in", rule: .quitDays(30)),
+        BadgeKind(id: "quit-90", title: "90 days without giving in", rule: .quitDays(90)),
+        // Screen-time challenges completed (SPEC §10): one per built-in kind, one for custom ones.
+        BadgeKind(id: "challenge-youtube-2h-fast", title: "YouTube 2-hour fast", rule: .challenge("youtube-2h-fast")),
+        BadgeKind(id: "challenge-whatsapp-1-minute", title: "WhatsApp 1-minute limit", rule: .challenge("whatsapp-1-minute")),
+        BadgeKind(id: "challenge-instagram-detox-day", title: "Instagram detox day", rule: .challenge("instagram-detox-day")),
+        BadgeKind(id: "challenge-custom", title: "Own challenge done", rule: .challenge("custom")),
     ]
 
     public static func kind(id: String) -> BadgeKind? { all.first { $0.id == id } }

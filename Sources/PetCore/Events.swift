@@ -108,7 +108,10 @@ public enum EventKind: Sendable, Equatable {
         case .taskCompleted(_, _, let r): r.xp
         case .taskUncompleted(_, let r): -r.xp
         case .habit(let e): e.xpDelta
+        case .shop(let e): e.xpDelta
         case .commitment(let e): e.xpDelta
+        case .quit(let e): e.xpDelta
+        case .screen(let e): e.xpDelta
         default: 0
         }
     }

@@ -59,8 +59,10 @@ public enum Export {
         let rows: [EventRow]
         do { rows = try app.store.events() } catch { throw .store(error) }
         var first = true
+        let decoder = JSONDecoder()
         for r in rows {
-            if !private_.isEmpty, r.type.hasPrefix("screen."), private_.contains(where: { r.payload.contains("\"\(jsonEscaped($0))\"") }) {
+            if !private_.isEmpty, ScreenEvent.owns(r.type),
+               !(try JournalCodec.event(r, decoder: decoder)).kind.isShareable(privateApps: private_) {
                 continue
             }
             if !first { out.append(UInt8(ascii: ",")) }

@@ -126,7 +126,9 @@ public enum Narrator {
         case .resumed: text = "⏵ resumed"
         case .zoneChanged(let z): text = "🌍 time zone \(z)"
         case .dayStartChanged(let h): text = "  day starts at \(h):00"
-        default: text = "  \(e.kind.type)"
+        default:
+            let coins = e.kind.coinsDelta
+            text = "  \(e.kind.type)" + (coins == 0 ? "" : coins > 0 ? " (+\(coins) coins)" : " (\(coins) coins)")
         }
         return "\(stamp)  \(text)"
     }

@@ -190,6 +190,9 @@ public final class ScenarioRunner {
     private func command(id: String?, name: String, fields: [String: String], device: SimDevice, line: Int,
                          fail: (String) -> ScenarioError) throws -> Command {
         try device.run(until: device.now)
+        if let action = try ContentCommands.action(name: name, fields: fields) {
+            return Command(id: id ?? "line-\(line)-\(device.now.seconds)", at: device.now, action: action)
+        }
         do {
             return try CommandParser.parse(name: name, fields: fields, id: id ?? "line-\(line)-\(device.now.seconds)",
                                            at: device.now, clock: device.app.state.clock)

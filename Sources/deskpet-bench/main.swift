@@ -17,6 +17,7 @@ Figures (NAME):
   year        simulated days per wall second for a scripted year (5 tasks + 3 daily routines a day), in memory and on disk
   rss         peak RSS of this process after the scripted year
   coldstart   process start -> journal replayed -> first frame, median of 21 runs (new journal and a year's journal)
+  stats       every stats screen over five years of scripted history
 
 Options:
   --quick     fewer iterations (for a smoke test in CI)
@@ -126,7 +127,7 @@ func benchLatency(n: Int) throws {
 
 /// A scripted year: every day 5 tasks (4 done, some early/late, one missed every third day) and
 /// 3 daily recurring routines (stand-ins for habits until the habit issue lands), done on 6 days of 7.
-func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = EventStore.Options()) throws -> (seconds: Double, commands: Int, events: Int) {
+func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = EventStore.Options()) throws -> (seconds: Double, commands: Int, events: Int, device: SimDevice) {
     let device = try SimDevice(dbPath: dbPath, start: start2026, zone: "Europe/Berlin", options: options)
     var commands = 0
     func send(_ name: String, _ fields: [String: String]) throws {
@@ -163,7 +164,7 @@ func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = Even
         try send("pet.pet", [:])
     }
     let secs = Double(monoNs() - t0) / 1e9
-    return (secs, commands, (try? device.app.store.eventCount()) ?? 0)
+    return (secs, commands, (try? device.app.store.eventCount()) ?? 0, device)
 }
 
 func benchYear(days: Int, dir: String) throws -> String {
@@ -189,6 +190,38 @@ func benchYear(days: Int, dir: String) throws -> String {
           ("kib_written_per_day", f(Double(written) / 1024 / Double(days), 2)), ("journal_file_bytes", "\(bytes)"),
           ("kib_file_per_day", f(Double(bytes) / 1024 / Double(days), 2)), ("target", q("<=256 KiB written per day"))])
     return path
+}
+
+/// Stats screens over five years of history (SPEC §12: ≤ 10 ms per screen).
+func benchStats(years: Int) throws {
+    progress("stats: scripting \(years) years of daily life in memory")
+    let run = try scriptedYear(dbPath: nil, days: years * 365, options: EventStore.Options())
+    let state = run.device.app.state
+    let today = state.openDay
+    let first = state.clock.day(of: state.createdAt)
+    let screens: [(String, () -> Int)] = [
+        ("day", { state.dayStats(today).tasksDone }),
+        ("week", { state.weekStats(containing: today).tasksDone }),
+        ("month", { state.monthStats(containing: today).tasksDone }),
+        ("7-day bars", { state.doneBars(endingWith: today).count }),
+        ("30-day line", { state.coinLine(endingWith: today).count }),
+        ("habit line since start", { state.habitScoreLine(from: first, to: today).count }),
+        ("month heat map", { state.activityHeatMap(containing: today).count }),
+        ("whole history", { state.stats(from: first, to: today).tasksDone }),
+    ]
+    for (name, screen) in screens {
+        var samples: [Double] = []
+        var sink = 0
+        for _ in 0..<200 {
+            let t0 = monoNs()
+            sink &+= screen()
+            samples.append(Double(monoNs() - t0) / 1e6)
+        }
+        samples.sort()
+        emit([("figure", q("stats_screen_ms")), ("screen", q(name)), ("history_days", "\(today - first + 1)"),
+              ("events", "\(run.events)"), ("median", f(percentile(samples, 50), 4)), ("p99", f(percentile(samples, 99), 4)),
+              ("check", "\(sink % 1000)"), ("target", q("<=10 ms per screen"))])
+    }
 }
 
 /// Spawns this binary in probe mode and measures until it exits.
@@ -232,7 +265,7 @@ var argv = Array(CommandLine.arguments.dropFirst())
 if argv.first == "--probe-first-frame", argv.count == 2 { exit(probeFirstFrame(argv[1])) }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart"]
+var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats"]
 if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
@@ -244,6 +277,7 @@ do {
     if only.contains("year") || only.contains("rss") || only.contains("coldstart") {
         yearDB = try benchYear(days: quick ? 30 : 365, dir: dir)
     }
+    if only.contains("stats") { try benchStats(years: quick ? 1 : 5) }
     if only.contains("latency") {
         progress("latency: \(quick ? 1000 : 10_000) commands, each durable before the frame")
         try benchLatency(n: quick ? 1000 : 10_000)

@@ -145,6 +145,34 @@ final class EventCodingTests: XCTestCase {
         return [
             .notice(.shown(nudge)), .notice(.missed(nudge)), .notice(.suppressed(nudge)),
             .notice(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
+        ] + habitExamples() + shopExamples() + quitExamples() + screenExamples() + commitmentExamples()
+    }
+
+    /// One example of every habit/course/check-in event type, optional fields both set and absent.
+    static func habitExamples() -> [EventKind] {
+        let habit = Habit(id: "h1", text: "Read 2 pages ✓", createdAt: Instant(1_772_434_800),
+                          editableFrom: Instant(1_773_644_400), reminderMinute: 480, reminderOn: true)
+        var plain = habit
+        plain.reminderMinute = nil; plain.reminderOn = false; plain.unlockAnnounced = true
+        let score = HabitDayScore(day: 20514, boxes: 2, checked: 2, movement: true, paused: false, complete: true,
+                                  base: 38, bonus: 3, counter: 3, points: 41, xp: 21)
+        let empty = HabitDayScore(day: 20515, boxes: 0, checked: 0, movement: true, paused: true, complete: nil,
+                                  base: 5, bonus: 0, counter: 3, points: 5, xp: 3)
+        let outline = CourseOutline(pack: "course-66", version: 2, lessons: [
+            CourseLesson(id: "w0-a", week: 0), CourseLesson(id: "w1-a", week: 1, prompt: .habit),
+            CourseLesson(id: "w2-a", week: 2, prompt: .selfImage),
+        ])
+        return [
+            .habit(.added(habit, answers: "w1-a")), .habit(.added(plain, answers: nil)),
+            .habit(.edited(id: "h1", text: "Read 5 pages")),
+            .habit(.reminderSet(id: "h1", minute: 1230, on: false)), .habit(.reminderSet(id: "h1", minute: nil, on: false)),
+            .habit(.removed(id: "h1")), .habit(.checked(item: "movement", day: 20514)),
+            .habit(.unchecked(item: "h1", day: 20514)), .habit(.dayScored(score)), .habit(.dayScored(empty)),
+            .habit(.editUnlocked(id: "h1")), .habit(.checkinSet(minute: 1260)), .habit(.checkinSet(minute: nil)),
+            .habit(.courseStarted(outline, day: 20514)), .habit(.lessonUnlocked(lesson: "w0-a")),
+            .habit(.lessonRead(lesson: "w1-a", prompt: .habit)), .habit(.lessonRead(lesson: "w0-a", prompt: nil)),
+            .habit(.selfImageSet(text: "I am someone who moves every day", answers: "w2-a")),
+            .habit(.selfImageSet(text: "", answers: nil)), .habit(.courseStopped(pack: "course-66")),
         ]
     }
 

@@ -269,6 +269,25 @@ final class ExportAndWipeTests: XCTestCase {
         XCTAssertNotNil(json["state"] as? [String: Any])
     }
 
+    func testPrivateAppsNeverLeaveTheDevice() throws {
+        let t0 = Instant(1_772_434_800)
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
+        func send(_ id: String, _ name: String, _ fields: [String: String], at: Instant) throws {
+            try app.handle(try CommandParser.parse(name: name, fields: fields, id: id, at: at, clock: app.state.clock))
+        }
+        try send("c1", "screen.session", ["app": "secret.diary", "start": "@\(t0.seconds - 3600)", "end": "@\(t0.seconds - 600)"], at: t0)
+        try send("c2", "screen.session", ["app": "youtube", "start": "@\(t0.seconds - 600)", "end": "@\(t0.seconds - 60)"], at: t0)
+        try send("c3", "screen.private", ["app": "secret.diary", "on": "yes"], at: t0)
+        XCTAssertEqual(app.state.privateApps, ["secret.diary"])
+        let text = String(decoding: try Export.document(app, now: t0 + 60), as: UTF8.self)
+        XCTAssertFalse(text.contains("secret.diary"), "a private app is excluded from the export")
+        XCTAssertTrue(text.contains("youtube"))
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)))
+        // …but still counted on the device.
+        let today = app.state.openDay
+        XCTAssertEqual(app.state.stats[today].screenMinutes["secret.diary"], 50)
+    }
+
     func testFactoryResetNeedsAAndCHeldThreeSeconds() {
         var g = GestureRecognizer()
         let ms: UInt64 = 1_000_000
