@@ -12,7 +12,13 @@ import PetUI
 /// | double tap B | pet the pet                                          |
 /// | hold B       | complete the shown task                              |
 /// | tap C        | dismiss the reminder banner, back to the first task  |
+/// | hold C       | log an urge (quit log): the urge picker below        |
 /// | hold A+C 3 s | factory reset: erase everything (SPEC §13 confirmation) |
+///
+/// The urge picker (SPEC §9, at most 3 presses for the usual case): hold C opens it on the most
+/// likely trigger for this hour; tap A shows the next trigger, tap B picks it; then the outcome
+/// (resisted first; tap A for gave in / finished a pod), tap B logs it; tap C goes back. So
+/// "hold C, B, B" logs the likeliest trigger as resisted.
 ///
 /// A tap is reported on the first edge (no added latency), so every double tap and hold begins
 /// with a tap of the same button. Taps therefore only change what is shown, never store anything,
@@ -25,8 +31,18 @@ public struct HomeUI: Sendable {
     /// Missed-while-off reminders already seen by the owner (the banner counts the rest). Set at
     /// boot, before the catch-up, and when the banner is dismissed.
     public var missedAcknowledged = 0
-    /// The last tap and the selection before it, to undo if it grows into a longer gesture.
-    var lastTap: (button: Button, selected: Int, dismissed: Instant?, acknowledged: Int)?
+    /// The last tap and the view before it, to undo if it grows into a longer gesture.
+    var lastTap: (button: Button, selected: Int, dismissed: Instant?, acknowledged: Int, urge: UrgePicker?)?
+    /// The urge picker, when open.
+    public var urge: UrgePicker?
+
+    public struct UrgePicker: Sendable, Equatable {
+        /// Trigger ids, most likely first (fixed when the picker opens).
+        public var triggers: [String]
+        public var trigger = 0
+        /// nil while choosing the trigger; then the index into `QuitOutcome.allCases`.
+        public var outcome: Int?
+    }
 
     public init() {}
 
@@ -47,9 +63,11 @@ public struct HomeUI: Sendable {
     mutating func action(for g: Gesture, state: PetState) -> Action? {
         let open = state.openTasks()
         if selected >= open.count { selected = 0 }
+        if urge != nil, let a = urgeAction(for: g) { return a }
+        if urge != nil { return nil }
         switch g {
         case .tap(let b):
-            lastTap = (b, selected, dismissedReminderAt, missedAcknowledged)
+            lastTap = (b, selected, dismissedReminderAt, missedAcknowledged, urge)
         case .doubleTap(let b), .longPress(let b):
             undoTap(of: b)
         case .chordAC:
@@ -74,14 +92,41 @@ public struct HomeUI: Sendable {
             missedAcknowledged = state.remindersMissed
             selected = 0
             return nil
+        case .longPress(.c):
+            let menu = state.urgeTriggerMenu(at: state.now)
+            if !menu.isEmpty { urge = UrgePicker(triggers: menu) }
+            return nil
         default:
             return nil
         }
     }
 
+    /// Gestures while the urge picker is open. Returns the command when an urge is logged.
+    mutating func urgeAction(for g: Gesture) -> Action?? {
+        guard var u = urge else { return nil }
+        switch g {
+        case .tap(.a):
+            if let o = u.outcome { u.outcome = (o + 1) % QuitOutcome.allCases.count }
+            else { u.trigger = (u.trigger + 1) % max(1, u.triggers.count) }
+        case .tap(.b):
+            if let o = u.outcome, let trigger = u.triggers[safe: u.trigger] {
+                urge = nil
+                return .some(.quit(.log(trigger: trigger, outcome: QuitOutcome.allCases[o], thoughts: nil)))
+            }
+            u.outcome = 0
+        case .tap(.c):
+            if u.outcome != nil { u.outcome = nil } else { urge = nil; return .some(nil) }
+        default:
+            break
+        }
+        urge = u
+        return .some(nil)
+    }
+
     private mutating func undoTap(of b: Button) {
         guard let t = lastTap, t.button == b else { return }
         selected = t.selected
+        urge = t.urge
         dismissedReminderAt = t.dismissed
         missedAcknowledged = t.acknowledged
         lastTap = nil
@@ -96,9 +141,18 @@ public struct HomeUI: Sendable {
         if let r = state.lastReminder, r.at != dismissedReminderAt, now - r.at < 15 * 60, !r.missed {
             speech = "Reminder! " + speech
         }
+        if let q = state.quitRecommendation(at: now) { speech = q }
         let missed = state.remindersMissed - missedAcknowledged
         if missed > 0 {
             speech = "Missed \(missed) reminder\(missed == 1 ? "" : "s") while off"
+        }
+        if let u = urge, let id = u.triggers[safe: u.trigger] {
+            let name = state.quitTriggerName(id) ?? id
+            if let o = u.outcome {
+                speech = "\(HomeUI.outcomeNames[o])? (A next, B log)"
+            } else {
+                speech = "Urge: \(name)? (A next, B ok)"
+            }
         }
         return HomeModel(
             petName: state.pet.name,
@@ -120,6 +174,7 @@ public struct HomeUI: Sendable {
     }
 
     static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let outcomeNames = ["resisted", "gave in", "finished pod"]
 
     /// "due 17:00", "due tomorrow 09:00", "due Fri 09:00", "due 2026-03-20", "overdue", "missed".
     static func dueText(_ t: TaskItem, state: PetState, now: Instant) -> String? {
