@@ -144,6 +144,19 @@ public final class SimDevice {
         try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
     }
 
+    /// Any button pressed while a wake-up commitment's window is open verifies it (SPEC §8); the
+    /// press then does what it always does.
+    func verifyWakeUp() throws(AppError) {
+        for id in app.state.awaitingButtonPress(at: now) {
+            let command = Command(id: "dev-\(app.state.eventCount)", at: now,
+                                  action: .commitment(.verify(id: id, source: .button)))
+            do { try send(command) } catch {
+                if case .domain = error { continue }
+                throw error
+            }
+        }
+    }
+
     /// A and C held together for 3.2 s (the factory-reset confirmation).
     public func chordHold() throws(AppError) {
         try edge(.a, pressed: true); try wait(ms: 20); try edge(.c, pressed: true)
@@ -154,6 +167,7 @@ public final class SimDevice {
     /// Runs a gesture through the home UI; a device-made command gets a fresh id.
     func perform(_ g: Gesture) throws(AppError) {
         try tick()
+        try verifyWakeUp()
         switch ui.handle(g, state: app.state) {
         case nil: break
         case .factoryReset?:

@@ -507,6 +507,7 @@ final class CommitmentRuleTests: XCTestCase {
 /// journal replays to the live state, and refusals change nothing.
 final class CommitmentPropertyTests: XCTestCase {
     func testRandomSequencesKeepTheInvariants() {
+        var seen: Set<String> = []
         for seed in UInt64(1)...12 {
             var rng = SplitMix64(seed: seed)
             var h = Harness(zone: seed % 2 == 0 ? "Europe/Berlin" : "America/New_York", at: "2026-03-05 08:00")
@@ -519,7 +520,7 @@ final class CommitmentPropertyTests: XCTestCase {
                 switch rng.next() % 12 {
                 case 0, 1:
                     name = "commitment.add"
-                    fields = ["commitment": id, "kind": kinds[Int(rng.next() % 4)], "stake": "\(1 + rng.next() % 40)",
+                    fields = ["commitment": id, "kind": kinds[Int(rng.next() % 4)], "stake": "\(1 + rng.next() % 80)",
                               "window": "\(1 + rng.next() % 30)"]
                     if rng.next() % 2 == 0 {
                         fields["at"] = "+\(10 + rng.next() % 600)m"
@@ -528,6 +529,15 @@ final class CommitmentPropertyTests: XCTestCase {
                         fields["days"] = ["mon,wed", "sun", "tue,thu,sat", "mon,tue,wed,thu,fri"][Int(rng.next() % 4)]
                         fields["until"] = "2026-03-\(10 + rng.next() % 19)"
                     }
+                case 2, 3 where rng.next() % 2 == 0:
+                    // Aim inside the pending occurrence's window (or just outside it).
+                    if let o = h.commitment(id)?.current, o.opens > h.now {
+                        let span = UInt64(o.closes - o.opens + 2)
+                        h.advance(to: o.opens - 1 + Int64(rng.next() % span))
+                    }
+                    name = h.commitment(id)?.kind == .place ? "commitment.place-verdict" : "commitment.verify"
+                    fields = ["commitment": id, "source": rng.next() % 4 == 0 ? "phone" : "button"]
+                    if name == "commitment.place-verdict" { fields = ["commitment": id, "ok": rng.next() % 3 == 0 ? "no" : "yes"] }
                 case 2: name = "commitment.verify"; fields = ["commitment": id, "source": ["button", "device", "phone"][Int(rng.next() % 3)]]
                 case 3: name = "commitment.place-verdict"; fields = ["commitment": id, "ok": rng.next() % 3 == 0 ? "no" : "yes"]
                 case 4: name = "commitment.cancel"; fields = ["commitment": id]
@@ -567,7 +577,9 @@ final class CommitmentPropertyTests: XCTestCase {
             XCTAssertEqual(h.state.commitments.held, 0, "seed \(seed): every stake settled after the series ended")
             XCTAssertNil(h.state.commitments.focus)
             h.assertReplayEqualsLive()
+            seen.formUnion(h.commitmentTypes)
         }
+        XCTAssertEqual(Set(CommitmentEvent.allTypes).subtracting(seen), [], "the sequences reach every event type")
     }
 }
 
