@@ -130,7 +130,7 @@ public struct Engine: Sendable {
             markReminder(id, i)
             let due = state.tasks[id]?.reminders[safe: i] ?? e.at
             state.lastReminder = ReminderNotice(taskID: id, index: i, at: due, missed: missed)
-            queueForPhone(Nudge(id: "task:\(id):\(i)", source: .task, ref: id, due: due, solicited: true))
+            queueForPhone(Nudge(id: "task:\(id):\(i)", source: .task, ref: id, due: due, solicited: true), shown: !missed)
         case let .reminderSilenced(id, i):
             markReminder(id, i)
         case .categoryAdded(let n):

@@ -202,7 +202,7 @@ extension Engine {
             emit(.habit(.editUnlocked(id: h.id)), at: boundary)
             announced = true
         }
-        if announced { say(.streak, at: boundary) }
+        if announced { say(.habitUnlock, at: boundary) }
         // A new course week may unlock the next lesson.
         unlockNextLesson(day: day + 1, at: boundary)
     }

@@ -3,6 +3,8 @@
 
 public enum LineKind: String, Codable, Sendable, CaseIterable {
     case greeting, nudge, taskDone = "task_done", streak, levelUp = "level_up", missed, purchase, petting, idle
+    /// A habit's text became editable (14 days after it was made).
+    case habitUnlock = "habit_unlock"
 }
 
 public struct PetLine: Sendable, Equatable {
@@ -97,6 +99,11 @@ public enum Lines {
         l("idle.6", .idle, .shy, "I'll just sit here... quietly."),
         l("idle.7", .idle, nil, "Stretch break? Your back says yes."),
         l("idle.8", .idle, .playful, "Hop hop hop. Still hopping."),
+        // habit text unlocked
+        l("unlock.1", .habitUnlock, nil, "Two weeks in! You can reword a habit now."),
+        l("unlock.2", .habitUnlock, nil, "A habit grew up: its words are yours to edit."),
+        l("unlock.3", .habitUnlock, .playful, "Level up for a habit! Edit it if you like."),
+        l("unlock.4", .habitUnlock, .calm, "Fourteen days. Tune a habit's words if needed."),
     ]
 
     private static let byKey: [String: PetLine] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })

@@ -89,7 +89,7 @@ public struct NoticeState: Codable, Sendable, Equatable {
     public var unsolicitedShown: [Int: Int] = [:]
     /// Shown or missed nudges the phone has not confirmed yet, oldest first (deduplicated by id).
     public var outbox: [Nudge] = []
-    /// The latest nudge shown or missed (for the reminder overlay).
+    /// The latest nudge shown on time (for the reminder overlay; missed ones are only counted).
     public var last: Nudge?
     /// Nudges ever reported as missed while off.
     public var missedTotal = 0
@@ -147,12 +147,12 @@ extension Engine {
             let day = state.clock.day(of: n.due)
             state.notices.fired[n.id] = day
             if !n.solicited { state.notices.unsolicitedShown[day, default: 0] += 1 }
-            queueForPhone(n)
+            queueForPhone(n, shown: true)
         case .missed(let n):
             state.notices.fired[n.id] = state.clock.day(of: n.due)
             state.notices.missedTotal += 1
             state.remindersMissed += 1
-            queueForPhone(n)
+            queueForPhone(n, shown: false)
         case .suppressed(let n):
             state.notices.fired[n.id] = state.clock.day(of: n.due)
         case .delivered(let ids):
@@ -161,9 +161,10 @@ extension Engine {
         }
     }
 
-    /// Adds a nudge to the phone queue once (by id), keeping the queue bounded.
-    mutating func queueForPhone(_ n: Nudge) {
-        state.notices.last = n
+    /// Adds a nudge to the phone queue once (by id), keeping the queue bounded; a shown one also
+    /// becomes the reminder overlay's.
+    mutating func queueForPhone(_ n: Nudge, shown: Bool) {
+        if shown { state.notices.last = n }
         guard !state.notices.outbox.contains(where: { $0.id == n.id }) else { return }
         state.notices.outbox.append(n)
         if state.notices.outbox.count > NoticeRules.outboxLimit {

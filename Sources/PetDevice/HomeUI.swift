@@ -88,7 +88,7 @@ public struct HomeUI: Sendable {
             guard let t = open[safe: selected] else { return nil }
             return .completeTask(id: t.id)
         case .tap(.c):
-            dismissedReminderAt = state.lastReminder?.at
+            dismissedReminderAt = state.notices.last?.due
             missedAcknowledged = state.remindersMissed
             selected = 0
             return nil
@@ -138,7 +138,13 @@ public struct HomeUI: Sendable {
         let task = open[safe: selected < open.count ? selected : 0]
         let progress = Levels.progress(forXP: state.xp)
         var speech = state.speech(at: now).text
-        if let r = state.lastReminder, r.at != dismissedReminderAt, now - r.at < 15 * 60, !r.missed {
+        // The self-image goal (SPEC §4) takes turns with the pet's idle talk: every other 10 minutes.
+        if let goal = state.habits.selfImage, !goal.isEmpty, state.speech.map({ now - $0.at >= 120 }) ?? true,
+           (now.seconds / 600) % 2 == 1 {
+            speech = "I am " + goal
+        }
+        // A reminder from any source (tasks, habits, check-in, commitments, focus) for 15 minutes.
+        if let r = state.notices.last, r.due != dismissedReminderAt, now - r.due < 15 * 60, now >= r.due {
             speech = "Reminder! " + speech
         }
         if let q = state.quitRecommendation(at: now) { speech = q }
