@@ -71,10 +71,7 @@ do {
     default:
         printError("deskpet-sim: unknown command '\(mode)' (see --help)\n"); exit(2)
     }
-} catch let e as ScenarioError {
-    printError("FAILED \(e)\n")
-    exit(1)
 } catch {
-    printError("FAILED \(error)\n")
+    printError("FAILED \(error)")
     exit(1)
 }

@@ -529,7 +529,7 @@ final class CommitmentPropertyTests: XCTestCase {
                         fields["days"] = ["mon,wed", "sun", "tue,thu,sat", "mon,tue,wed,thu,fri"][Int(rng.next() % 4)]
                         fields["until"] = "2026-03-\(10 + rng.next() % 19)"
                     }
-                case 2, 3 where rng.next() % 2 == 0:
+                case 2...3 where rng.next() % 2 == 0:
                     // Aim inside the pending occurrence's window (or just outside it).
                     if let o = h.commitment(id)?.current, o.opens > h.now {
                         let span = UInt64(o.closes - o.opens + 2)
