@@ -31,9 +31,14 @@ public struct Nudge: Codable, Sendable, Equatable, Hashable {
 public enum NoticeAction: Sendable, Equatable {
     /// The phone confirms it received these queued nudges.
     case delivered(ids: [String])
+    /// Silence reminder sounds until an instant (nil: sound again now). Reminders still show.
+    case silence(until: Instant?)
 
     public var name: String {
-        switch self { case .delivered: "notice.delivered" }
+        switch self {
+        case .delivered: "notice.delivered"
+        case .silence: "notice.silence"
+        }
     }
 }
 
@@ -46,6 +51,8 @@ public enum NoticeEvent: SubEvent {
     case suppressed(Nudge)
     /// The phone received these.
     case delivered(ids: [String])
+    /// Reminder sounds are off until this instant (nil: on again).
+    case silenced(until: Instant?)
 
     public var type: String {
         switch self {
@@ -53,11 +60,12 @@ public enum NoticeEvent: SubEvent {
         case .missed: "notice.missed"
         case .suppressed: "notice.suppressed"
         case .delivered: "notice.delivered"
+        case .silenced: "notice.silenced"
         }
     }
 
     public static func owns(_ type: String) -> Bool { type.hasPrefix("notice.") }
-    public static let allTypes = ["notice.shown", "notice.missed", "notice.suppressed", "notice.delivered"]
+    public static let allTypes = ["notice.shown", "notice.missed", "notice.suppressed", "notice.delivered", "notice.silenced"]
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
@@ -65,6 +73,7 @@ public enum NoticeEvent: SubEvent {
         switch self {
         case .shown(let n), .missed(let n), .suppressed(let n): try c.encode(n, forKey: AnyKey("nudge"))
         case .delivered(let ids): try c.encode(ids, forKey: AnyKey("ids"))
+        case .silenced(let until): try c.encodeIfPresent(until, forKey: AnyKey("until"))
         }
     }
 
@@ -76,6 +85,7 @@ public enum NoticeEvent: SubEvent {
         case "notice.missed": self = .missed(try c.decode(Nudge.self, forKey: AnyKey("nudge")))
         case "notice.suppressed": self = .suppressed(try c.decode(Nudge.self, forKey: AnyKey("nudge")))
         case "notice.delivered": self = .delivered(ids: try c.decode([String].self, forKey: AnyKey("ids")))
+        case "notice.silenced": self = .silenced(until: try c.decodeIfPresent(Instant.self, forKey: AnyKey("until")))
         default: throw unknownSubEvent(decoder, type)
         }
     }
@@ -93,6 +103,8 @@ public struct NoticeState: Codable, Sendable, Equatable {
     public var last: Nudge?
     /// Nudges ever reported as missed while off.
     public var missedTotal = 0
+    /// Reminder sounds are silenced until this instant.
+    public var silencedUntil: Instant?
     public init() {}
 }
 
@@ -129,6 +141,11 @@ extension Engine {
         state.quiet.contains(minuteOfDay: state.clock.local(t).secondOfDay / 60)
     }
 
+    /// Whether a reminder at `t` may make a sound: not in quiet hours and not silenced.
+    public func reminderSoundAllowed(at t: Instant) -> Bool {
+        !isQuiet(at: t) && !(state.notices.silencedUntil.map { t < $0 } ?? false)
+    }
+
     mutating func runNotice(_ a: NoticeAction, at: Instant, commandID: String) throws(DomainError) {
         switch a {
         case .delivered(let ids):
@@ -138,6 +155,14 @@ extension Engine {
                 throw .invalidState(kind: "notice", id: ids.first ?? "", reason: "is not waiting for delivery")
             }
             emit(.notice(.delivered(ids: known)), at: at)
+        case .silence(let until):
+            if let until {
+                guard until > at else { throw .invalidField(field: "until", reason: "must be in the future") }
+                guard until - at <= 7 * Seconds.day else {
+                    throw .invalidField(field: "until", reason: "reminders can be silenced for at most 7 days")
+                }
+            }
+            emit(.notice(.silenced(until: until)), at: at)
         }
     }
 
@@ -158,6 +183,8 @@ extension Engine {
         case .delivered(let ids):
             let done = Set(ids)
             state.notices.outbox.removeAll { done.contains($0.id) }
+        case .silenced(let until):
+            state.notices.silencedUntil = until
         }
     }
 
@@ -178,7 +205,7 @@ extension Engine {
 }
 
 enum NoticeCommands {
-    static let fields: [String: Set<String>] = ["notice.delivered": ["ids"]]
+    static let fields: [String: Set<String>] = ["notice.delivered": ["ids"], "notice.silence": ["until"]]
 
     static func parse(name: String, _ f: CommandParser.Fields) throws(DomainError) -> Action? {
         switch name {
@@ -186,6 +213,10 @@ enum NoticeCommands {
             let ids = try f.required("ids").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             guard !ids.isEmpty else { throw .invalidField(field: "ids", reason: "name at least one notice id") }
             return .notice(.delivered(ids: ids))
+        case "notice.silence":
+            // until=+2h / a time silences until then; until=off (or absent) turns sound back on.
+            if let v = f["until"], v != "off" { return .notice(.silence(until: try f.time("until"))) }
+            return .notice(.silence(until: nil))
         default: return nil
         }
     }

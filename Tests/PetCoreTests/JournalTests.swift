@@ -145,6 +145,7 @@ final class EventCodingTests: XCTestCase {
         return [
             .notice(.shown(nudge)), .notice(.missed(nudge)), .notice(.suppressed(nudge)),
             .notice(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
+            .notice(.silenced(until: Instant(1_772_442_000))), .notice(.silenced(until: nil)),
         ] + habitExamples() + shopExamples() + quitExamples() + screenExamples() + commitmentExamples()
     }
 

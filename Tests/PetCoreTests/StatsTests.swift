@@ -150,6 +150,22 @@ final class NoticeTests: XCTestCase {
         XCTAssertFalse(h.engine.isQuiet(at: h.t("2026-03-02 21:59")))
     }
 
+    func testSilenceMutesSoundsButNotReminders() {
+        var h = Harness(at: "2026-03-02 08:00")
+        XCTAssertTrue(h.engine.reminderSoundAllowed(at: h.t("2026-03-02 10:00")))
+        XCTAssertFalse(h.engine.reminderSoundAllowed(at: h.t("2026-03-02 23:00")), "quiet hours are visual only")
+        h.ok("notice.silence", ["until": "+2h"])
+        XCTAssertFalse(h.engine.reminderSoundAllowed(at: h.t("2026-03-02 09:59")))
+        XCTAssertTrue(h.engine.reminderSoundAllowed(at: h.t("2026-03-02 10:00")))
+        h.ok("task.create", ["task": "a", "title": "A", "reminders": "2026-03-02 09:00"])
+        XCTAssertEqual(h.advance(to: "2026-03-02 09:00").types.first, "reminder.due", "still shown")
+        h.ok("notice.silence", ["until": "off"])
+        XCTAssertTrue(h.engine.reminderSoundAllowed(at: h.t("2026-03-02 09:30")))
+        h.refuse("notice.silence", ["until": "2026-03-01 09:00"], .field("until"))
+        h.refuse("notice.silence", ["until": "+8d"], .field("until"))
+        h.assertReplayEqualsLive()
+    }
+
     func testTaskRemindersJoinThePhoneQueueOnce() {
         var h = Harness(at: "2026-03-02 08:00")
         h.ok("task.create", ["task": "a", "title": "A", "due": "2026-03-02 18:00", "reminders": "2026-03-02 09:00"])
