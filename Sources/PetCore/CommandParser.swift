@@ -23,13 +23,14 @@ public enum CommandParser {
             "reminder.silence": ["task", "index"],
             "category.add": ["name"], "category.rename": ["name", "to"], "category.delete": ["name"],
             "settings.zone": ["zone"], "settings.day-start": ["hour"], "settings.quiet-hours": ["from", "to"],
+            "settings.device": ["theme", "sound", "brightness", "dim", "sleep"],
             "pause": [], "resume": [],
             "pet.name": ["name"], "pet.traits": ["species", "colour", "personality"], "pet.pet": [],
         ]
     }()
 
     public static func parse(name: String, fields: [String: String], id: String, at: Instant,
-                             clock: DayClock) throws(DomainError) -> Command {
+                             clock: DayClock, current: DeviceSettings? = nil) throws(DomainError) -> Command {
         guard let allowed = fieldsByCommand[name] else { throw .unknownCommand(name: name) }
         for key in fields.keys.sorted() where !allowed.contains(key) {
             throw .invalidField(field: key, reason: "is not a field of \(name) (fields: \(allowed.sorted().joined(separator: ", ")))")
@@ -73,6 +74,21 @@ public enum CommandParser {
             action = .setDayStart(hour: h)
         case "settings.quiet-hours":
             action = .setQuietHours(startMinute: try f.clockMinute("from"), endMinute: try f.clockMinute("to"))
+        case "settings.device":
+            // Only the given fields change (`current` is filled in by the caller's state).
+            var d = current ?? DeviceSettings()
+            if let t = f["theme"] {
+                guard let v = DeviceSettings.ThemeName(rawValue: t) else { throw .invalidField(field: "theme", reason: "must be light or dark") }
+                d.theme = v
+            }
+            if let v = f["sound"] {
+                guard v == "on" || v == "off" else { throw .invalidField(field: "sound", reason: "must be on or off") }
+                d.sound = v == "on"
+            }
+            if let v = try f.int("brightness") { d.brightness = v }
+            if let v = try f.int("dim") { d.dimAfter = v }
+            if let v = try f.int("sleep") { d.sleepAfter = v }
+            action = .setDevice(d)
         case "pause": action = .pause
         case "resume": action = .resume
         case "pet.name": action = .renamePet(name: try f.required("name"))

@@ -67,6 +67,8 @@ public enum Action: Sendable, Equatable {
     case renamePet(name: String)
     case setPetTraits(species: String?, colour: String?, personality: Personality?)
     case petThePet
+    /// Theme, sound, brightness, dim and sleep times (the whole new settings).
+    case setDevice(DeviceSettings)
     /// Habits, the course and the evening check-in (Habits.swift).
     case habit(HabitAction)
     /// Store, inventory, care and streak repair (Shop.swift).
@@ -102,6 +104,7 @@ public enum Action: Sendable, Equatable {
         case .renamePet: "pet.name"
         case .setPetTraits: "pet.traits"
         case .petThePet: "pet.pet"
+        case .setDevice: "settings.device"
         case .habit(let a): a.name
         case .shop(let a): a.name
         case .commitment(let a): a.name

@@ -157,6 +157,7 @@ public struct Engine: Sendable {
         case .levelReached: state.lastCelebration = e.at
         case .badgeEarned(let id): state.badges[id] = e.at
         case .dayClosed(let r): foldDayClosed(r, at: e.at)
+        case .deviceSettingsChanged(let d): state.device = d
         case .habit(let h): applyHabit(h, at: e.at)
         case .shop(let x): applyShop(x, at: e.at)
         case .commitment(let x): applyCommitment(x, at: e.at)
@@ -383,6 +384,12 @@ public struct Engine: Sendable {
         case .quit(let a): try runQuit(a, at: at, commandID: commandID)
         case .screen(let a): try runScreen(a, at: at, commandID: commandID)
         case .notice(let a): try runNotice(a, at: at, commandID: commandID)
+        case .setDevice(let d):
+            try d.validate()
+            guard d != state.device else {
+                throw .invalidState(kind: "settings", id: "device", reason: "already have these values")
+            }
+            emit(.deviceSettingsChanged(d), at: at)
         case .petThePet:
             if let last = state.lastPetting, at - last < MoodRules.pettingInterval {
                 throw .rateLimited(action: "petting", retryAfterSeconds: MoodRules.pettingInterval - (at - last))

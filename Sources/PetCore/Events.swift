@@ -43,6 +43,7 @@ public enum EventKind: Sendable, Equatable {
     case levelReached(level: Int)
     case badgeEarned(id: String)
     case dayClosed(DayResult)
+    case deviceSettingsChanged(DeviceSettings)
     case habit(HabitEvent)
     case shop(ShopEvent)
     case commitment(CommitmentEvent)
@@ -80,6 +81,7 @@ public enum EventKind: Sendable, Equatable {
         case .levelReached: "level.reached"
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
+        case .deviceSettingsChanged: "settings.device"
         case .habit(let e): e.type
         case .shop(let e): e.type
         case .commitment(let e): e.type
@@ -132,7 +134,7 @@ public struct Event: Sendable, Equatable {
 extension EventKind: Codable {
     enum K: String, CodingKey {
         case type, task, id, timing, coins, xp, day, index, name, to, hour, startMinute, endMinute
-        case species, colour, personality, key, level, result
+        case species, colour, personality, key, level, result, settings
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -165,6 +167,7 @@ extension EventKind: Codable {
         case .levelReached(let l): try c.encode(l, forKey: .level)
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
+        case .deviceSettingsChanged(let d): try c.encode(d, forKey: .settings)
         case .habit(let e): try e.encode(to: encoder)
         case .shop(let e): try e.encode(to: encoder)
         case .commitment(let e): try e.encode(to: encoder)
@@ -211,6 +214,7 @@ extension EventKind: Codable {
         case "level.reached": self = .levelReached(level: try i(.level))
         case "badge.earned": self = .badgeEarned(id: try s(.id))
         case "day.closed": self = .dayClosed(try c.decode(DayResult.self, forKey: .result))
+        case "settings.device": self = .deviceSettingsChanged(try c.decode(DeviceSettings.self, forKey: .settings))
         case _ where HabitEvent.owns(type): self = .habit(try HabitEvent(from: decoder))
         case _ where ShopEvent.owns(type): self = .shop(try ShopEvent(from: decoder))
         case _ where CommitmentEvent.owns(type): self = .commitment(try CommitmentEvent(from: decoder))

@@ -22,6 +22,8 @@ public struct PetState: Sendable, Equatable, Codable {
     public var openDay: Int
     public var quiet = QuietHours()
     public var paused = false
+    /// Theme, sound, brightness, dim and sleep times.
+    public var device = DeviceSettings()
 
     public var tasks: [String: TaskItem] = [:]
     public var categories: [String] = TaskRules.defaultCategories

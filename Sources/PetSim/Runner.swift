@@ -195,7 +195,8 @@ public final class ScenarioRunner {
         }
         do {
             return try CommandParser.parse(name: name, fields: fields, id: id ?? "line-\(line)-\(device.now.seconds)",
-                                           at: device.now, clock: device.app.state.clock)
+                                           at: device.now, clock: device.app.state.clock,
+                                           current: device.app.state.device)
         } catch {
             throw AppError.domain(error)
         }

@@ -135,7 +135,7 @@ final class EventCodingTests: XCTestCase {
             .paused, .resumed, .petRenamed(name: "O'Malley"),
             .petTraitsChanged(species: "owl", colour: "lilac", personality: .curious), .petPetted,
             .petSaid(key: "done.3"), .levelReached(level: 7), .badgeEarned(id: "streak-3"),
-            .dayClosed(day),
+            .dayClosed(day), .deviceSettingsChanged({ var d = DeviceSettings(); d.theme = .dark; d.sound = false; return d }()),
         ] + subsystemExamples()
     }
 
@@ -217,12 +217,13 @@ final class EventCodingTests: XCTestCase {
         case .badgeEarned: 25
         case .dayClosed: 26
         case .habit, .shop, .commitment, .quit, .screen, .notice: 27
+        case .deviceSettingsChanged: 28
         }
     }
 
     func testExamplesCoverEveryKind() {
-        XCTAssertEqual(Set(Self.examples().map(Self.index)), Set(0...27))
-        XCTAssertEqual(Set(Self.examples().map(\.type)).count, 27 + Self.subsystemTypes.count, "type names are distinct")
+        XCTAssertEqual(Set(Self.examples().map(Self.index)), Set(0...28))
+        XCTAssertEqual(Set(Self.examples().map(\.type)).count, 28 + Self.subsystemTypes.count, "type names are distinct")
     }
 
     func testEveryKindRoundTripsThroughJSON() throws {

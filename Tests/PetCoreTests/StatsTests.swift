@@ -180,3 +180,20 @@ final class NoticeTests: XCTestCase {
         h.assertReplayEqualsLive()
     }
 }
+
+/// SPEC §14 settings: theme, sound, brightness, dim and sleep times.
+final class DeviceSettingsTests: XCTestCase {
+    func testChangesAndRefusals() {
+        var h = Harness(at: "2026-03-02 08:00")
+        XCTAssertEqual(h.state.device, DeviceSettings())
+        h.ok("settings.device", ["theme": "dark", "sound": "off"])
+        XCTAssertEqual(h.state.device.theme, .dark)
+        XCTAssertFalse(h.state.device.sound)
+        h.refuse("settings.device", ["brightness": "5"], .field("brightness"))
+        h.refuse("settings.device", ["brightness": "101"], .field("brightness"))
+        h.refuse("settings.device", ["dim": "300", "sleep": "200"], .field("sleep"))
+        h.refuse("settings.device", ["theme": "purple"], .field("theme"))
+        h.refuse("settings.device", ["sound": "loud"], .field("sound"))
+        h.assertReplayEqualsLive()
+    }
+}
