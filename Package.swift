@@ -20,7 +20,7 @@ let package = Package(
         // SQLite event journal.
         .target(name: "PetStore", dependencies: ["CSQLite"]),
         // Pure renderer: state -> pixels.
-        .target(name: "PetUI"),
+        .target(name: "PetUI", dependencies: ["PetCore"]),
         // Linux hardware backends (grows with the hardware issues).
         .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth"]),
         // The app: core + journal + UI wired together; gestures; zone database.
@@ -33,7 +33,7 @@ let package = Package(
 
         .testTarget(name: "PetCoreTests", dependencies: ["PetCore"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore"]),
-        .testTarget(name: "PetUITests", dependencies: ["PetUI"]),
+        .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetDevice"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetSim"]),
         .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux"]),

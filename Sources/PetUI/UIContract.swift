@@ -1,0 +1,129 @@
+import PetCore
+
+/// The contract between navigation (Navigator.swift), the screens (Screens/) and the devices that
+/// show them (PetDevice, PetSim): which displays exist, which screens, and the UI state a screen is
+/// drawn from. Rendering is pure: `Screens.render(ScreenContext) -> pixels`.
+
+/// How a display shows pixels.
+public enum DisplayKind: String, Sendable, Hashable {
+    /// RGB565 colour (ST7789 over SPI, or a Linux framebuffer).
+    case colour
+    /// 1-bit monochrome OLED (SSD1306 over I2C): black and white only.
+    case mono
+    /// 1-bit e-paper (SSD1680): black and white, no animation, partial refreshes.
+    case epaper
+}
+
+/// One supported display size (SPEC §14).
+public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
+    /// "240x240", "320x240", "128x64", "250x122".
+    public var id: String
+    public var width: Int
+    public var height: Int
+    public var kind: DisplayKind
+
+    public init(id: String, width: Int, height: Int, kind: DisplayKind) {
+        self.id = id; self.width = width; self.height = height; self.kind = kind
+    }
+
+    public static let square240 = DisplayProfile(id: "240x240", width: 240, height: 240, kind: .colour)
+    public static let wide320 = DisplayProfile(id: "320x240", width: 320, height: 240, kind: .colour)
+    public static let oled128 = DisplayProfile(id: "128x64", width: 128, height: 64, kind: .mono)
+    public static let epaper250 = DisplayProfile(id: "250x122", width: 250, height: 122, kind: .epaper)
+    public static let all: [DisplayProfile] = [.square240, .wide320, .oled128, .epaper250]
+
+    public static func named(_ id: String) -> DisplayProfile? { all.first { $0.id == id } }
+
+    /// 1-bit displays draw in black and white only.
+    public var isMonochrome: Bool { kind != .colour }
+    /// E-paper shows no animation.
+    public var animates: Bool { kind != .epaper }
+    public var description: String { id }
+}
+
+/// Every screen of the device (SPEC §14). Overlays (reminder, toasts) draw on top of any screen.
+public enum ScreenID: String, CaseIterable, Sendable, Hashable {
+    case boot
+    case home
+    /// Today's tasks and the habit checklist.
+    case today
+    case taskDetail = "task-detail"
+    case store
+    /// What the pet wears and what stands in its home.
+    case wardrobe
+    /// 7-day bars, 30-day line, month heat map (`UIState.statsPage`).
+    case stats
+    /// A focus session's countdown (or starting one).
+    case focus
+    case urgeLog = "urge-log"
+    case commitments
+    /// Day start, quiet hours, theme, sound, brightness, pause.
+    case settings
+    case pairing
+}
+
+/// A short message over the screen: a reward, a badge, the pet's line.
+public struct Toast: Sendable, Equatable {
+    public enum Kind: String, Sendable { case reward, levelUp, badge, line, info }
+    public var text: String
+    public var kind: Kind
+    public var until: Instant
+    public init(text: String, kind: Kind, until: Instant) { self.text = text; self.kind = kind; self.until = until }
+}
+
+/// Backlight state (SPEC §14: dims after 2 min, sleeps after 5 min, settable).
+public enum PowerState: String, Sendable { case awake, dim, asleep }
+
+/// Everything about what the device shows that is not domain state. Owned by `Navigator`;
+/// screens only read it.
+public struct UIState: Sendable, Equatable {
+    public var screen: ScreenID = .boot
+    /// Screens to go back to (C / back).
+    public var backStack: [ScreenID] = []
+    /// The highlighted row of a list screen, and the first visible row.
+    public var cursor = 0
+    public var scroll = 0
+    /// The task the detail screen shows.
+    public var detailTaskID: String?
+    /// Stats page: 0 = 7-day bars, 1 = 30-day line, 2 = month heat map.
+    public var statsPage = 0
+    /// Urge log: the trigger ids offered (most likely first), the chosen index, then the outcome
+    /// index into `QuitOutcome.allCases` (nil while choosing the trigger).
+    public var urgeTriggers: [String] = []
+    public var urgeTrigger = 0
+    public var urgeOutcome: Int?
+    /// Settings: the field being edited, if any (its row is `cursor`).
+    public var editingSetting = false
+    /// Store: the tab (0 food, 1 wearables, 2 skins, 3 home items).
+    public var storeTab = 0
+    public var power: PowerState = .awake
+    /// When the owner last pressed something (idle, dim and sleep count from here).
+    public var lastInput: Instant
+    /// Until when the boot screen shows.
+    public var bootUntil: Instant?
+    public var toasts: [Toast] = []
+    /// The reminder overlay, while shown.
+    public var reminder: Nudge?
+    /// "Missed N reminders while off" banner count (0: none).
+    public var missedBanner = 0
+    /// The 6-digit code the pairing screen shows (set by the phone link).
+    public var pairingCode: String?
+
+    public init(screen: ScreenID = .boot, lastInput: Instant) {
+        self.screen = screen
+        self.lastInput = lastInput
+    }
+}
+
+/// What a screen is drawn from.
+public struct ScreenContext: Sendable {
+    public var state: PetState
+    public var ui: UIState
+    public var now: Instant
+    public var profile: DisplayProfile
+    public var theme: Theme
+
+    public init(state: PetState, ui: UIState, now: Instant, profile: DisplayProfile, theme: Theme) {
+        self.state = state; self.ui = ui; self.now = now; self.profile = profile; self.theme = theme
+    }
+}
