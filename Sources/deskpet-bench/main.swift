@@ -6,6 +6,7 @@ import PetCore
 import PetDevice
 import PetSim
 import PetStore
+import PetUI
 
 let usage = """
 deskpet-bench: DeskPet's benchmarks. Prints one JSON line per figure (SPEC §16); progress goes to stderr.
@@ -20,6 +21,8 @@ Figures (NAME):
   rss         peak RSS of this process after the scripted year
   coldstart   process start -> journal replayed -> first frame, median of 21 runs (new journal and a year's journal)
   stats       every stats screen over five years of scripted history
+  render      full-frame renders of the 240x240 home screen per second, and the same screen drawn with PIL
+  buttons     button edge -> frame ready (p50/p95/p99), bytes sent to the panel per interaction
 
 Options:
   --quick     fewer iterations (for a smoke test in CI)
@@ -285,6 +288,134 @@ func probeYearRSS(db: String, out: String, days: Int) -> Int32 {
     }
 }
 
+// MARK: - Device UI figures (SPEC §16)
+
+/// A pet with a couple of weeks of life, for the UI figures.
+func uiFixtureDevice() throws -> SimDevice {
+    let device = try SimDevice(dbPath: nil, start: start2026, zone: "Europe/Berlin")
+    var n = 0
+    func send(_ name: String, _ fields: [String: String]) throws {
+        n += 1
+        try device.send(try cmd(device, "ui\(n)", name, fields))
+    }
+    try send("pet.name", ["name": "Mochi"])
+    for r in 0..<3 { try send("habit.add", ["habit": "h\(r)", "text": "Habit \(r)"]) }
+    for day in 0..<14 {
+        for k in 0..<4 {
+            try send("task.create", ["task": "t\(day)-\(k)", "title": "Task \(k) of day \(day)", "due": "today \(12 + k):00",
+                                     "priority": ["low", "normal", "high"][k % 3], "estimate": "30"])
+        }
+        for k in 0..<3 { try send("task.complete", ["task": "t\(day)-\(k)"]) }
+        try send("habit.check", ["habit": "h0"])
+        try device.run(until: device.now + Seconds.day)
+    }
+    for k in 0..<3 { try send("task.create", ["task": "open\(k)", "title": "Open task \(k)", "due": "tomorrow 1\(k):00"]) }
+    return device
+}
+
+/// Full-frame renders of the 240×240 home screen per second on one core, and the same screen drawn
+/// with Python's PIL in this run.
+func benchRender(frames: Int) throws {
+    let device = try uiFixtureDevice()
+    let state = device.app.state
+    let ui = UIState(screen: .home, lastInput: device.now)
+    let profile = DisplayProfile.square240
+    var canvas = Canvas(width: profile.width, height: profile.height, background: .white)
+    let theme = Theme.resolve(.light, for: profile)
+    var t = device.now
+    for _ in 0..<50 { Screens.render(ScreenContext(state: state, ui: ui, now: t, profile: profile, theme: theme), into: &canvas) }
+    let t0 = monoNs()
+    for i in 0..<frames {
+        t = device.now + Int64(i % 60)
+        Screens.render(ScreenContext(state: state, ui: ui, now: t, profile: profile, theme: theme), into: &canvas)
+    }
+    let fps = Double(frames) / (Double(monoNs() - t0) / 1e9)
+    var fields: [(String, String)] = [("figure", q("render_home_fps")), ("display", q(profile.id)), ("frames", "\(frames)"),
+                                      ("fps", f(fps, 0)), ("target", q(">=2000 on one core"))]
+    if let pil = runPIL(frames: 300) {
+        fields += [("pil_draw_fps", f(pil.draw, 0)), ("pil_draw_and_rgb565_fps", f(pil.full, 0)),
+                   ("ratio_vs_pil_draw", f(fps / pil.draw, 2)), ("ratio_vs_pil_to_panel_bytes", f(fps / pil.full, 1))]
+    } else {
+        fields += [("pil", q("not run: /usr/bin/python3 with PIL or tools/pil_home_bench.py missing"))]
+    }
+    emit(fields)
+}
+
+/// Runs tools/pil_home_bench.py with /usr/bin/python3 and reads its JSON line.
+func runPIL(frames: Int) -> (draw: Double, full: Double)? {
+    let script = "tools/pil_home_bench.py"
+    guard access("/usr/bin/python3", X_OK) == 0, access(script, R_OK) == 0 else { return nil }
+    let out = tempDir() + "/pil.json"
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv: [String] = ["/usr/bin/python3", script, "\(frames)"]
+    var cargs = argv.map { strdup($0) }
+    cargs.append(nil)
+    defer { for p in cargs { free(p) } }
+    guard posix_spawn(&pid, "/usr/bin/python3", &actions, nil, cargs, environ) == 0 else { return nil }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    defer { removeFile(out) }
+    guard status == 0, let text = try? readTextFile(out),
+          let json = try? JSONDecoder().decode([String: Double].self, from: Data(text.utf8)),
+          let draw = json["draw_fps"], let full = json["draw_and_rgb565_fps"] else { return nil }
+    return (draw, full)
+}
+
+/// Button edge -> frame ready (gesture, navigation, any command it causes, the frame rendered),
+/// and the bytes a panel receives per interaction over a scripted day.
+func benchButtons(presses: Int) throws {
+    let device = try uiFixtureDevice()
+    var viewOnly: [Double] = []
+    var bytes: [Int] = []
+    let full = SimDevice.width * SimDevice.height * 2
+    var previous = device.canvas
+    func measure(_ body: () throws -> Void) rethrows -> Double {
+        let t0 = monoNs()
+        try body()
+        return Double(monoNs() - t0) / 1e6
+    }
+    func sent() {
+        bytes.append(FrameDiff.bytes(FrameDiff.changedRects(from: previous, to: device.canvas)))
+        previous = device.canvas
+    }
+    // A scripted day of interactions: moving through the list, petting, checking a habit (via the
+    // phone), completing tasks, time passing minute by minute (the clock and animations change).
+    for i in 0..<presses {
+        let press = i % 8
+        switch press {
+        case 0, 1, 2, 3:
+            viewOnly.append(try measure { try device.edge(.a, pressed: true) })
+            try device.edge(.a, pressed: false)
+            try device.wait(ms: 400)
+        case 4:
+            try device.doubleTap(.b)
+        case 5:
+            try device.run(until: device.now + 60)
+        case 6:
+            try device.send(try cmd(device, "bb\(i)", "task.create", ["task": "b\(i)", "title": "Bench task \(i)"]))
+        default:
+            try device.hold(.b)
+        }
+        device.render()
+        sent()
+    }
+    viewOnly.sort()
+    bytes.sort()
+    emit([("figure", q("button_edge_to_frame_ms")), ("presses", "\(viewOnly.count)"), ("p50", f(percentile(viewOnly, 50), 4)),
+          ("p95", f(percentile(viewOnly, 95), 4)), ("p99", f(percentile(viewOnly, 99), 4)),
+          ("measured", q("press edge -> gesture -> navigation -> frame rendered")), ("target", q("p99<=2"))])
+    let pct = { (b: Int) in Double(b) * 100 / Double(full) }
+    let typical = percentile(bytes.map(Double.init), 50)
+    emit([("figure", q("bytes_to_panel_per_interaction")), ("interactions", "\(bytes.count)"), ("full_frame_bytes", "\(full)"),
+          ("p50_bytes", f(typical, 0)), ("p90_bytes", f(percentile(bytes.map(Double.init), 90), 0)),
+          ("max_bytes", "\(bytes.last ?? 0)"), ("p50_percent", f(pct(Int(typical)), 2)),
+          ("p90_percent", f(pct(Int(percentile(bytes.map(Double.init), 90))), 2)), ("target", q("typical <=10% of a full frame"))])
+}
+
 /// Spawns this binary in probe mode and measures until it exits.
 func benchColdStart(runs: Int, db: String, label: String) throws {
     var samples: [Double] = []
@@ -329,7 +460,7 @@ if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats"]
+var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons"]
 if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
@@ -342,6 +473,8 @@ do {
         yearDB = try benchYear(days: quick ? 30 : 365, dir: dir)
     }
     if only.contains("stats") { try benchStats(years: quick ? 1 : 5) }
+    if only.contains("render") { progress("render: home screen frames"); try benchRender(frames: quick ? 500 : 20_000) }
+    if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }
     if only.contains("latency") {
         progress("latency: \(quick ? 1000 : 10_000) commands, each durable before the frame")
         try benchLatency(n: quick ? 1000 : 10_000)
