@@ -5,13 +5,17 @@
 /// - double tap: a press within `doubleTapNs` of the previous release of the same button
 ///   (reported instead of a second tap);
 /// - long press: still held `longPressNs` after the press (reported by `poll(now:)`);
-/// - chord: A and C down together (the second press within `chordNs` of the first, or while the
+/// - chord: A and C down together (only A and C: the other keys never chord) (the second press within `chordNs` of the first, or while the
 ///   first is still held) is reported once instead of the second button's tap;
 /// - chord held: A and C both held for `chordHoldNs` (3 s) — the factory-reset confirmation;
 /// - bounces: edges within `debounceNs` of the last accepted edge of that button are ignored.
 
+/// Every input key a board may have: the three buttons A (previous/up), B (select), C (back); the
+/// fourth button D (next/down) of 4-button boards; the five keys of a 5-way joystick. Which ones a
+/// board has, and what they mean, is its `InputLayout`.
 public enum Button: String, Sendable, CaseIterable, Hashable {
-    case a = "A", b = "B", c = "C"
+    case a = "A", b = "B", c = "C", d = "D"
+    case up = "UP", down = "DOWN", left = "LEFT", right = "RIGHT", centre = "CENTRE"
 }
 
 public enum Gesture: Sendable, Equatable {

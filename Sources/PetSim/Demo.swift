@@ -11,7 +11,7 @@ public enum Demo {
     snapshot 1-morning.png
     expect screen "Water the plants"
     advance 3h50m
-    expect screen "Reminder!"
+    expect screen "Reminder"
     hold B
     expect task.plants.state == completed
     expect coins == 8

@@ -63,14 +63,17 @@ public final class ScenarioRunner {
         let startInstant = Instant(rules.utc(for: start.local))
         let device: SimDevice
         do {
-            device = try SimDevice(dbPath: db, start: startInstant, zone: start.zone, dayStart: start.dayStart)
+            device = try SimDevice(dbPath: db, start: startInstant, zone: start.zone, dayStart: start.dayStart,
+                                   profile: scenario.display, layout: scenario.buttons, boot: false)
         } catch {
             throw .failed(file: scenario.file, line: 1, step: "start", message: error.description)
         }
         // Close the journal when the run ends, passed or failed, so other tools can read it at once.
         defer { device.app.store.close() }
         if !options.quiet {
-            print("▶ \(scenario.name): pet '\(device.app.state.pet.name)' starts \(start.local) \(start.zone)")
+            let board = scenario.display == .square240 && scenario.buttons == .threeButtons ? ""
+                : " on \(scenario.display.id), buttons=\(scenario.buttons.rawValue)"
+            print("▶ \(scenario.name): pet '\(device.app.state.pet.name)' starts \(start.local) \(start.zone)\(board)")
             device.onEvents = { [print] events, state in
                 for e in events { if let line = Narrator.describe(e, state: state) { print(line) } }
             }
@@ -153,7 +156,7 @@ public final class ScenarioRunner {
             guard try device.app.store.eventCount() == storedBefore else { throw fail("a refused command wrote to the journal") }
             summary.expectations += 1
         case let .expect(path, op, expected):
-            guard let actual = Inspector.value(path, device: device) else {
+            guard let actual = path.hasPrefix("ui.") ? device.uiValue(path) : Inspector.value(path, device: device) else {
                 throw fail("unknown value '\(path)' (see docs/scenarios.md for the list)")
             }
             guard Inspector.compare(actual, op, expected) else {

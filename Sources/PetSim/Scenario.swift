@@ -1,11 +1,16 @@
 import PetCore
 import PetDevice
+import PetUI
 
 /// A parsed scenario file (docs/scenarios.md): one step per line.
 public struct Scenario: Sendable {
     public var name: String
     public var file: String
     public var steps: [Located]
+    /// The display and the input layout of the simulated board (`start … display=320x240
+    /// buttons=joystick`); defaults 240x240 and three buttons.
+    public var display: DisplayProfile = .square240
+    public var buttons: InputLayout = .threeButtons
 
     public struct Located: Sendable {
         public var line: Int
@@ -66,6 +71,7 @@ public enum ScenarioParser {
     /// Parses scenario text. Errors name the file, the line and the problem.
     public static func parse(_ text: String, file: String, name: String? = nil) throws(ScenarioError) -> Scenario {
         var steps: [Scenario.Located] = []
+        var board: (display: DisplayProfile, buttons: InputLayout) = (.square240, .threeButtons)
         var lineNo = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNo += 1
@@ -75,7 +81,18 @@ public enum ScenarioParser {
             do { words = try tokenize(line) } catch let e { throw .syntax(file: file, line: lineNo, message: e.message) }
             guard let head = words.first else { continue }
             let step: Scenario.Step
-            do { step = try parseStep(head, Array(words.dropFirst())) } catch let e {
+            do throws(Problem) {
+                var args = Array(words.dropFirst())
+                if head == "start" { board = try parseBoard(&args) }
+                step = try parseStep(head, args)
+                if let b = step.button, !board.buttons.buttons.contains(b) {
+                    throw Problem(message: "unknown button '\(b.rawValue)' on this board (buttons=\(board.buttons.rawValue): "
+                                  + "\(board.buttons.buttons.map(\.rawValue).joined(separator: ", ")))")
+                }
+                if step.isChord, !board.buttons.hasChord {
+                    throw Problem(message: "a joystick has no A+C chord (factory reset is a settings row)")
+                }
+            } catch let e {
                 throw .syntax(file: file, line: lineNo, message: e.message)
             }
             if case .start = step, !steps.isEmpty {
@@ -85,7 +102,30 @@ public enum ScenarioParser {
         }
         let base = name ?? String(file.split(separator: "/").last ?? Substring(file))
         let stem = base.hasSuffix(".scenario") ? String(base.dropLast(9)) : base
-        return Scenario(name: stem, file: file, steps: steps)
+        return Scenario(name: stem, file: file, steps: steps, display: board.display, buttons: board.buttons)
+    }
+
+    /// Takes `display=WxH` and `buttons=3|4|joystick` out of a `start` line.
+    static func parseBoard(_ args: inout [String]) throws(Problem) -> (display: DisplayProfile, buttons: InputLayout) {
+        var display = DisplayProfile.square240, buttons = InputLayout.threeButtons
+        var rest: [String] = []
+        for a in args {
+            if a.hasPrefix("display=") {
+                let v = String(a.dropFirst(8))
+                guard let p = DisplayProfile.named(v) else {
+                    throw Problem(message: "unknown display '\(v)' (\(DisplayProfile.all.map(\.id).joined(separator: ", ")))")
+                }
+                display = p
+            } else if a.hasPrefix("buttons=") {
+                let v = String(a.dropFirst(8))
+                guard let l = InputLayout.named(v) else { throw Problem(message: "unknown buttons '\(v)' (3, 4 or joystick)") }
+                buttons = l
+            } else {
+                rest.append(a)
+            }
+        }
+        args = rest
+        return (display, buttons)
     }
 
     struct Problem: Error { var message: String }
@@ -103,7 +143,10 @@ public enum ScenarioParser {
             return s
         }
         func button(_ v: String) throws(Problem) -> Button {
-            guard let b = Button(rawValue: v.uppercased()) else { throw Problem(message: "unknown button '\(v)' (A, B or C)") }
+            let u = v.uppercased()
+            guard let b = Button(rawValue: u == "CENTER" ? "CENTRE" : u) else {
+                throw Problem(message: "unknown button '\(v)' (A, B, C, D, or the joystick's up, down, left, right, centre)")
+            }
             return b
         }
         func localTime(_ parts: ArraySlice<String>) throws(Problem) -> LocalDateTime {
@@ -135,6 +178,14 @@ public enum ScenarioParser {
             if b.uppercased() == "A+C" { return .chordHold }
             return .hold(try button(b))
         case "double": return .double(try button(try one("button")))
+        case "joystick":
+            // joystick up | joystick hold centre | joystick double left
+            switch args.count {
+            case 1: return .press(try button(args[0]))
+            case 2 where args[0] == "hold": return .hold(try button(args[1]))
+            case 2 where args[0] == "double": return .double(try button(args[1]))
+            default: throw Problem(message: "use: joystick up|down|left|right|centre (or joystick hold|double KEY)")
+            }
         case "chord":
             guard args == ["A+C"] || args.isEmpty else { throw Problem(message: "only the A+C chord exists") }
             return .chord
@@ -184,7 +235,7 @@ public enum ScenarioParser {
             return .restart
         case "echo": return .echo(args.joined(separator: " "))
         default:
-            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, chord, send, reject, expect, snapshot, export, restart, echo)")
+            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, joystick, chord, send, reject, expect, snapshot, export, restart, echo)")
         }
     }
 
@@ -210,5 +261,22 @@ public enum ScenarioParser {
         if inQuote { throw Problem(message: "unterminated quote") }
         if hasToken { out.append(cur) }
         return out
+    }
+}
+
+extension Scenario.Step {
+    /// The key a button step presses (nil: not a one-key step).
+    var button: Button? {
+        switch self {
+        case .press(let b), .hold(let b), .double(let b): b
+        default: nil
+        }
+    }
+
+    var isChord: Bool {
+        switch self {
+        case .chord, .chordHold: true
+        default: false
+        }
     }
 }

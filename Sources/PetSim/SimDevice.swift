@@ -6,29 +6,49 @@ import PetDevice
 import PetStore
 import PetUI
 
-/// The simulated board: a virtual clock, scripted buttons and a headless 240×240 RGB565 display,
-/// driving the very same app (core + journal + UI) as the device.
+/// The simulated board: a virtual clock, scripted buttons (3 buttons, 4 buttons or a 5-way
+/// joystick) and a headless display of any supported size, driving the very same app (core +
+/// journal + navigator + screens) as the device.
+///
+/// The canvas is the panel's frame buffer: it always holds the current screen. Dim and sleep are
+/// the backlight (`ui.power`), so snapshots and `expect screen` see the content even when the real
+/// panel would be dark.
 public final class SimDevice {
     /// Virtual wall clock in milliseconds since the epoch (UTC).
     public private(set) var nowMs: Int64
     public var now: Instant { Instant(nowMs >= 0 ? nowMs / 1000 : (nowMs - 999) / 1000) }
     public private(set) var app: PetApp
     public private(set) var canvas: Canvas
-    public var theme: Theme = .light
-    public var ui = HomeUI()
+    /// The display this board has.
+    public let profile: DisplayProfile
+    /// The keys this board has and what its gestures mean.
+    public let layout: InputLayout
+    /// The navigation state machine (screens, cursor, idle/dim/sleep, toasts, reminder overlay).
+    public private(set) var navigator: Navigator
+    /// What the screen shows besides the domain state.
+    public var ui: UIState { navigator.ui }
+    /// The theme the owner chose, resolved for this display.
+    public var theme: Theme { Theme.resolve(app.state.device.theme, for: profile) }
     var gestures = GestureRecognizer()
     let dbPath: String?
     let options: EventStore.Options
     /// Called with every batch of events that was stored.
     public var onEvents: (([Event], PetState) -> Void)?
 
+    /// The default display (240×240), for callers that assume it.
     public static let width = 240, height = 240
 
-    /// A new or existing journal at `dbPath` (nil = in memory).
+    /// A new or existing journal at `dbPath` (nil = in memory). The device powers on: the boot
+    /// screen shows for a few seconds or until a press (`boot: false`: straight to home, as
+    /// scenarios start: the pet is already running).
     public init(dbPath: String?, start: Instant, zone: String, dayStart: Int = 3,
-                options: EventStore.Options = EventStore.Options()) throws(AppError) {
+                options: EventStore.Options = EventStore.Options(),
+                profile: DisplayProfile = .square240, layout: InputLayout = .threeButtons,
+                boot: Bool = true) throws(AppError) {
         self.dbPath = dbPath
         self.options = options
+        self.profile = profile
+        self.layout = layout
         self.nowMs = start.seconds * 1000
         let store: EventStore
         do throws(StoreError) {
@@ -36,21 +56,32 @@ public final class SimDevice {
             else { store = try EventStore.inMemory(options: options) }
         } catch { throw .store(error) }
         app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
-        canvas = Canvas(width: SimDevice.width, height: SimDevice.height, background: theme.background)
         if app.state.now > start { nowMs = app.state.now.seconds * 1000 }
-        ui.missedAcknowledged = app.state.remindersMissed
+        var config = Navigator.Config()
+        config.hasChord = layout.hasChord
+        config.visibleRows = SimDevice.visibleRows(profile)
+        navigator = Navigator(state: app.state, now: Instant(nowMs / 1000), config: config, boot: boot)
+        canvas = Canvas(width: profile.width, height: profile.height, background: Theme.light.background)
         try tick()
         render()
     }
 
+    /// List rows a screen of this size shows at once (for the navigator's scrolling).
+    static func visibleRows(_ p: DisplayProfile) -> Int { max(2, (p.height - 40) / 24) }
+
     var state: PetState { app.state }
 
     private func report(_ events: [Event]) {
-        if !events.isEmpty { onEvents?(events, app.state) }
+        guard !events.isEmpty else { return }
+        navigator.note(events: events, state: app.state, now: now)
+        onEvents?(events, app.state)
     }
 
-    /// Brings the app to the current virtual time.
-    func tick() throws(AppError) { report(try app.advance(to: now)) }
+    /// Brings the app and the navigator to the current virtual time.
+    func tick() throws(AppError) {
+        report(try app.advance(to: now))
+        navigator.tick(state: app.state, now: now)
+    }
 
     /// Runs the device until `t`: every day boundary and reminder on the way is handled at its
     /// own instant, as on a device that stays on.
@@ -58,6 +89,7 @@ public final class SimDevice {
         while let w = app.engine.nextWakeup(), w <= t, w > app.state.now {
             nowMs = max(nowMs, w.seconds * 1000)
             report(try app.advance(to: w))
+            navigator.tick(state: app.state, now: now)
         }
         nowMs = max(nowMs, t.seconds * 1000)
         try tick()
@@ -71,7 +103,8 @@ public final class SimDevice {
     }
 
     /// The device is off for `seconds`, then boots: the journal is reopened and time catches up
-    /// in one step (missed days count as missed, reminders due meanwhile are reported once).
+    /// in one step (missed days count as missed, reminders due meanwhile are reported once and
+    /// counted on the "missed while off" banner).
     public func powerOff(for seconds: Int64) throws(AppError) {
         nowMs += seconds * 1000
         try reopen()
@@ -86,15 +119,16 @@ public final class SimDevice {
         render()
     }
 
-    /// Closes and reopens the app from its journal.
+    /// Closes and reopens the app from its journal: a reboot (the boot screen; what was missed
+    /// before it was already reported, the catch-up reports the rest).
     public func reopen() throws(AppError) {
         guard let dbPath else { return }
         app.store.close()
         let store: EventStore
         do { store = try EventStore(path: dbPath, options: options) } catch { throw .store(error) }
         app = try PetApp(store: store, now: now)
-        // A boot: what was missed before it was already reported; the catch-up reports the rest.
-        ui.missedAcknowledged = app.state.remindersMissed
+        gestures = GestureRecognizer()
+        navigator.powerOn(state: app.state, now: now)
     }
 
     /// Sends a command as the phone would.
@@ -103,6 +137,7 @@ public final class SimDevice {
         do {
             let reply = try app.handle(command)
             report(app.lastCommitted)
+            navigator.tick(state: app.state, now: now)
             render()
             return reply
         } catch {
@@ -111,9 +146,16 @@ public final class SimDevice {
         }
     }
 
+    /// Shows a pairing code (as the phone link does when a phone asks to pair); nil hides it.
+    public func showPairingCode(_ code: String?) {
+        navigator.setPairingCode(code)
+        render()
+    }
+
     // MARK: - Buttons
 
     /// Feeds one button edge at the current virtual time and acts on the gestures it completes.
+    /// Keys this board does not have do nothing.
     public func edge(_ b: Button, pressed: Bool) throws(AppError) {
         let ns = UInt64(max(0, nowMs)) * 1_000_000
         for g in gestures.edge(b, pressed: pressed, ns: ns) { try perform(g) }
@@ -144,19 +186,6 @@ public final class SimDevice {
         try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
     }
 
-    /// Any button pressed while a wake-up commitment's window is open verifies it (SPEC §8); the
-    /// press then does what it always does.
-    func verifyWakeUp() throws(AppError) {
-        for id in app.state.awaitingButtonPress(at: now) {
-            let command = Command(id: "dev-\(app.state.eventCount)", at: now,
-                                  action: .commitment(.verify(id: id, source: .button)))
-            do { try send(command) } catch {
-                if case .domain = error { continue }
-                throw error
-            }
-        }
-    }
-
     /// A and C held together for 3.2 s (the factory-reset confirmation).
     public func chordHold() throws(AppError) {
         try edge(.a, pressed: true); try wait(ms: 20); try edge(.c, pressed: true)
@@ -164,31 +193,36 @@ public final class SimDevice {
         try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
     }
 
-    /// Runs a gesture through the home UI; a device-made command gets a fresh id.
+    /// Runs a gesture through the board's layout and the navigator; a device-made command gets a
+    /// fresh id. A refused button action changes nothing (the device just shows the screen).
     func perform(_ g: Gesture) throws(AppError) {
         try tick()
-        try verifyWakeUp()
-        switch ui.handle(g, state: app.state) {
-        case nil: break
-        case .factoryReset?:
-            try app.wipe(now: now)
-            ui = HomeUI()
-        case .command(let action)?:
-            let id = "dev-\(app.state.eventCount)"
-            do { try send(Command(id: id, at: now, action: action)) } catch {
-                // A refused button action changes nothing; the device just shows the pet.
-                if case .domain = error { render(); return }
-                throw error
+        guard let input = layout.input(for: g) else { render(); return }
+        for effect in navigator.handle(input, state: app.state, now: now) {
+            switch effect {
+            case .factoryReset:
+                try app.wipe(now: now)
+                gestures = GestureRecognizer()
+                navigator.resetDone(state: app.state, now: now)
+                report(app.lastCommitted)
+            case .send(let action):
+                let id = "dev-\(app.state.eventCount)"
+                do { try send(Command(id: id, at: now, action: action)) } catch {
+                    if case .domain = error { continue }
+                    throw error
+                }
             }
         }
+        navigator.tick(state: app.state, now: now)
         render()
     }
 
     // MARK: - Display
 
+    /// Draws the current screen (and the menu over home, when open) into `canvas`.
     public func render() {
-        let model = ui.model(app.state, now: now)
-        HomeScreen.render(model, into: &canvas, theme: theme)
+        let ctx = ScreenContext(state: app.state, ui: navigator.ui, now: now, nowMs: nowMs, profile: profile, theme: theme)
+        Screens.render(ctx, into: &canvas)
     }
 
     public func png() -> [UInt8] { PNG.encode(rgb565: canvas) }
@@ -242,3 +276,67 @@ public func printError(_ s: String) {
 
 /// Flushes standard output (progress lines appear at once even when piped).
 public func flushOutput() { fflush(nil) }
+
+extension SimDevice {
+    /// The `ui.*` values a scenario can `expect` (docs/scenarios.md): what the navigator shows.
+    public static let uiValueNames = [
+        "ui.screen", "ui.menu", "ui.cursor", "ui.row", "ui.task", "ui.back", "ui.power", "ui.stats-page",
+        "ui.store-tab", "ui.editing", "ui.edit-value", "ui.urge-trigger", "ui.urge-outcome", "ui.toasts",
+        "ui.toast", "ui.reminder", "ui.missed-banner", "ui.detail", "ui.pairing-code", "ui.setting.<row>",
+    ]
+
+    public func uiValue(_ path: String) -> String? {
+        let u = ui, s = app.state
+        switch path {
+        case "ui.screen": return u.screen.rawValue
+        case "ui.menu": return u.menu.map { NavRows.menu.indices.contains($0) ? NavRows.menu[$0].rawValue : "\($0)" } ?? "closed"
+        case "ui.cursor": return "\(u.cursor)"
+        case "ui.back": return u.backStack.isEmpty ? "none" : u.backStack.map(\.rawValue).joined(separator: ",")
+        case "ui.power": return u.power.rawValue
+        case "ui.stats-page": return "\(u.statsPage)"
+        case "ui.store-tab": return NavRows.storeTabs.indices.contains(u.storeTab) ? NavRows.storeTabs[u.storeTab].lowercased() : "\(u.storeTab)"
+        case "ui.editing": return u.editingSetting ? "yes" : "no"
+        case "ui.edit-value": return "\(u.editValue)"
+        case "ui.urge-trigger": return u.urgeTriggers.indices.contains(u.urgeTrigger) ? u.urgeTriggers[u.urgeTrigger] : "none"
+        case "ui.urge-outcome": return u.urgeOutcome.map { QuitOutcome.allCases.indices.contains($0) ? QuitOutcome.allCases[$0].rawValue : "\($0)" } ?? "none"
+        case "ui.toasts": return "\(u.toasts.count)"
+        case "ui.toast": return u.toasts.isEmpty ? "none" : u.toasts.map(\.text).joined(separator: " | ")
+        case "ui.reminder": return u.reminder.map { "\($0.source.rawValue):\($0.ref)" } ?? "none"
+        case "ui.missed-banner": return "\(u.missedBanner)"
+        case "ui.detail": return u.detailTaskID ?? "none"
+        case "ui.pairing-code": return u.pairingCode ?? "none"
+        case _ where path.hasPrefix("ui.setting."):
+            // A settings row's value as the settings screen shows it: ui.setting.theme == dark
+            guard let row = NavRows.SettingRow(rawValue: String(path.dropFirst(11))) else { return nil }
+            return NavRows.settingText(row, state: s)
+        case "ui.task":
+            // The task the home screen shows (the next one unless A moved it).
+            let open = s.openTasks()
+            return open.indices.contains(u.cursor) ? open[u.cursor].id : (open.first?.id ?? "none")
+        case "ui.row":
+            // The highlighted row of the list screen shown, as `kind:id`.
+            return rowName()
+        default: return nil
+        }
+    }
+
+    func rowName() -> String {
+        let u = ui, s = app.state
+        if let m = u.menu { return NavRows.menu.indices.contains(m) ? "menu:" + NavRows.menu[m].rawValue : "none" }
+        func at<T>(_ a: [T]) -> T? { a.indices.contains(u.cursor) ? a[u.cursor] : nil }
+        switch u.screen {
+        case .today:
+            switch at(NavRows.today(s)) {
+            case .task(let id)?: return "task:" + id
+            case .habit(let item)?: return "habit:" + item
+            case nil: return "none"
+            }
+        case .store: return at(NavRows.store(tab: u.storeTab)).map { "item:" + $0.id } ?? "none"
+        case .wardrobe: return at(NavRows.wardrobe(s)).map { "item:" + $0.item } ?? "none"
+        case .commitments: return at(NavRows.commitments(s)).map { "commitment:" + $0.id } ?? "none"
+        case .settings: return at(NavRows.settings(hasChord: layout.hasChord)).map { "setting:" + $0.rawValue } ?? "none"
+        case .taskDetail: return u.detailTaskID.map { "task:" + $0 } ?? "none"
+        default: return "none"
+        }
+    }
+}

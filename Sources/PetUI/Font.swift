@@ -1,6 +1,7 @@
 // Font.swift — a hand-made 6×8 bitmap font: 5×7 glyphs in a 6×8 cell (one blank
-// column on the right, one blank row below). Covers printable ASCII plus a few
-// named symbols mapped to private-use code points.
+// column on the right, one blank row below). Covers printable ASCII, Latin-1 letters and signs
+// (FontLatin1.swift) plus a few named symbols mapped to private-use code points. The large 12×16
+// face is derived from it (FontFace.swift).
 
 /// Named symbols available in the font (private-use code points).
 public enum Glyph {
@@ -138,7 +139,7 @@ public enum Font {
     /// Code point → row bitmasks, built once.
     static let glyphs: [UInt32: [UInt8]] = {
         var d: [UInt32: [UInt8]] = [:]
-        for (cp, a) in art { d[cp] = parse(a) }
+        for (cp, a) in art + latin1Art { d[cp] = parse(a) }
         return d
     }()
 
@@ -158,15 +159,15 @@ public enum Font {
         return glyphs[s.value] != nil
     }
 
-    /// Width in pixels of `s` at `scale`: every character advances 6·scale pixels.
-    public static func textWidth(_ s: String, scale: Int = 1) -> Int {
-        s.count * cellWidth * max(1, scale)
+    /// Width in pixels of `s` in `face` at `scale`: every character advances one cell.
+    public static func textWidth(_ s: String, face: FontFace = .small, scale: Int = 1) -> Int {
+        s.count * face.cellWidth * max(1, scale)
     }
 
     /// The text that fits in `maxWidth`, shortened with "..." if needed.
-    public static func fit(_ s: String, scale: Int = 1, maxWidth: Int?) -> String {
+    public static func fit(_ s: String, face: FontFace = .small, scale: Int = 1, maxWidth: Int?) -> String {
         guard let maxWidth else { return s }
-        let adv = cellWidth * max(1, scale)
+        let adv = face.cellWidth * max(1, scale)
         let capacity = max(0, maxWidth) / adv          // characters that fit
         if s.count <= capacity { return s }
         if capacity <= 3 { return String(repeating: ".", count: capacity) }
@@ -177,41 +178,50 @@ public enum Font {
 }
 
 extension Canvas {
-    /// Width in pixels of `s` at `scale`.
-    public func textWidth(_ s: String, scale: Int = 1) -> Int { Font.textWidth(s, scale: scale) }
+    /// Width in pixels of `s` in `face` at `scale`.
+    public func textWidth(_ s: String, face: FontFace = .small, scale: Int = 1) -> Int {
+        Font.textWidth(s, face: face, scale: scale)
+    }
 
-    /// Draws `s` with its top-left at (x, y). With `maxWidth`, over-long text is
+    /// Draws `s` in `face` with its top-left at (x, y). With `maxWidth`, over-long text is
     /// ellipsized with "...". Returns the drawn width in pixels. The visible text is
     /// recorded in `textRuns`.
     @discardableResult
-    public mutating func drawText(_ s: String, x: Int, y: Int, color: RGB565,
+    public mutating func drawText(_ s: String, x: Int, y: Int, color: RGB565, face: FontFace = .small,
                                   scale: Int = 1, maxWidth: Int? = nil) -> Int {
         let sc = min(max(1, scale), 64)
-        let text = Font.fit(s, scale: sc, maxWidth: maxWidth)
-        let adv = Font.cellWidth * sc
+        let text = Font.fit(s, face: face, scale: sc, maxWidth: maxWidth)
         let lim = 1 << 40
         let ox = min(max(x, -lim), lim), oy = min(max(y, -lim), lim)
-        var cx = ox
+        let drawnWidth = text.count * face.cellWidth * sc
+        let raw = color.raw
         var touched: Rect? = nil
-        for ch in text {
-            // Skip glyphs that are entirely off-canvas horizontally.
-            if cx + adv > 0 && cx < width {
-                let rows = Font.rows(for: ch)
-                for (ry, bits) in rows.enumerated() where bits != 0 {
-                    for col in 0..<Font.glyphWidth where bits & (0x10 >> UInt8(col)) != 0 {
-                        let r = Rect(x: cx + col * sc, y: oy + ry * sc, w: sc, h: sc)
-                        if let c = r.intersection(bounds) {
-                            rawFill(c, color.raw)
-                            touched = touched.map { $0.union(c) } ?? c
-                        }
-                    }
-                }
-            }
-            cx += adv
+        Font.forEachInkRun(text, face: face, scale: sc, x: ox, y: oy, clip: bounds) { r in
+            rawFill(r, raw)
+            touched = touched.map { $0.union(r) } ?? r
         }
-        let drawnWidth = cx - ox
         if let t = touched { markDirty(t) }
-        recordText(text, Rect(x: ox, y: oy, w: drawnWidth, h: Font.cellHeight * sc))
+        recordText(text, Rect(x: ox, y: oy, w: drawnWidth, h: face.cellHeight * sc))
         return drawnWidth
+    }
+
+    /// Draws `s` inside the box (x, y, width × one line), scrolled left by the marquee offset for
+    /// `ms` when it is too long (`Font.marqueeOffset`); text outside the box is not drawn. The
+    /// whole string is recorded as one text run covering the box.
+    public mutating func drawMarquee(_ s: String, x: Int, y: Int, width: Int, color: RGB565,
+                                     face: FontFace = .small, scale: Int = 1, ms: Int64) {
+        let sc = min(max(1, scale), 64)
+        guard width > 0 else { return }
+        let box = Rect(x: x, y: y, w: width, h: face.cellHeight * sc)
+        guard let clip = box.intersection(bounds) else { return }
+        let off = Font.marqueeOffset(textWidth: Font.textWidth(s, face: face, scale: sc), boxWidth: width, ms: ms)
+        let raw = color.raw
+        var touched: Rect? = nil
+        Font.forEachInkRun(s, face: face, scale: sc, x: x - off, y: y, clip: clip) { r in
+            rawFill(r, raw)
+            touched = touched.map { $0.union(r) } ?? r
+        }
+        if let t = touched { markDirty(t) }
+        recordText(s, box)
     }
 }

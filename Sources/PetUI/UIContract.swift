@@ -80,7 +80,8 @@ public struct UIState: Sendable, Equatable {
     public var screen: ScreenID = .boot
     /// Screens to go back to (C / back).
     public var backStack: [ScreenID] = []
-    /// The highlighted row of a list screen, and the first visible row.
+    /// The highlighted row of a list screen (rows: `NavRows`), and the first visible row. On the
+    /// home screen: the index into `state.openTasks()` of the task shown (0 = the next one).
     public var cursor = 0
     public var scroll = 0
     /// The task the detail screen shows.
@@ -108,6 +109,12 @@ public struct UIState: Sendable, Equatable {
     public var missedBanner = 0
     /// The 6-digit code the pairing screen shows (set by the phone link).
     public var pairingCode: String?
+    /// The menu over the home screen, while open: the highlighted row of `NavRows.menu`
+    /// (nil: closed). Drawn by `MenuOverlay` (NavigatorMenuView.swift).
+    public var menu: Int?
+    /// Settings: the value being edited while `editingSetting` (hours for the day start, minutes
+    /// of the day for quiet hours, percent for brightness, seconds for dim/sleep). Saved by B.
+    public var editValue = 0
 
     public init(screen: ScreenID = .boot, lastInput: Instant) {
         self.screen = screen
@@ -120,10 +127,13 @@ public struct ScreenContext: Sendable {
     public var state: PetState
     public var ui: UIState
     public var now: Instant
+    /// The same moment in milliseconds, for animation (blinks, dances, marquees).
+    public var nowMs: Int64
     public var profile: DisplayProfile
     public var theme: Theme
 
-    public init(state: PetState, ui: UIState, now: Instant, profile: DisplayProfile, theme: Theme) {
+    public init(state: PetState, ui: UIState, now: Instant, nowMs: Int64? = nil, profile: DisplayProfile, theme: Theme) {
         self.state = state; self.ui = ui; self.now = now; self.profile = profile; self.theme = theme
+        self.nowMs = nowMs ?? now.seconds &* 1000
     }
 }

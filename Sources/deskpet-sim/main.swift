@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import PetSim
+import PetUI
+import PetDevice
 
 let usage = """
 deskpet-sim: the DeskPet simulator — the device's own code on a virtual clock and a headless display.
@@ -11,21 +13,48 @@ Usage:
   deskpet-sim run FILE...           run scenario files (sim/*.scenario); exits non-zero on the first failure
   deskpet-sim check FILE...         parse scenario files only (syntax errors name file and line)
   deskpet-sim demo --print          print the built-in demo scenario
+  deskpet-sim --interactive [FILE]  the device in this terminal (truecolor half blocks; keys are buttons);
+                                    starts with a small household, or where scenario FILE ends
+  deskpet-sim run FILE --gif OUT    run one scenario, then record it as an animated GIF (OUT)
+  deskpet-sim pictures              the README pictures: main screens on two display sizes and a GIF,
+                                    into --out (tools/readme-pictures.sh writes docs/images/)
 
 Options:
   --out DIR       where snapshots and journals go (default: out); each scenario gets DIR/<name>/
   --in-memory     keep the journal in memory (faster; 'off' and 'restart' steps are refused)
   --verbose, -v   print every step as it runs
   --quiet, -q     print only failures
+  --display WxH   the display to simulate: 240x240, 320x240, 128x64 or 250x122 (pictures: a
+                  comma-separated list; default 240x240,320x240; else the scenario's display)
+  --buttons K     the keys of the board: 3, 4 or joystick (--interactive, --gif; default: the
+                  scenario's, else 3)
+  --scale N       --interactive: N×N pixels per terminal cell half (default: fit the terminal)
+  --speed N       --interactive: start at time speed 1, 60 or 3600 (× real time)
   --help, -h      this help
 
-Scenario format: docs/scenarios.md. Snapshots are 240×240 PNG files of the display.
+Interactive keys: a/b/c (d) tap · A/B/C long press · two quick taps = double tap · x A+C ·
+X A+C held 3 s (factory reset) · arrow keys/Enter joystick · + / - time speed (1×, 60×, 3600×) ·
+space pause time · Ctrl-L redraw · q quit. Inside tmux, truecolor needs
+'set -as terminal-features ",*:RGB"' (tmux ≥ 3.2). More: docs/simulator.md.
+
+Scenario format: docs/scenarios.md. Snapshots are PNG files of the display.
 """
 
 var args = Array(CommandLine.arguments.dropFirst())
 var options = ScenarioRunner.Options()
 var positional: [String] = []
 var printDemo = false
+var interactive = false
+var gifPath: String?
+var displays: [DisplayProfile] = []
+var scale: Int?
+var layout: InputLayout?
+var speed: Int64 = 1
+@MainActor func value(_ name: String) -> String {
+    guard i + 1 < args.count else { printError("deskpet-sim: \(name) needs a value (see --help)\n"); exit(2) }
+    i += 1
+    return args[i]
+}
 var i = 0
 while i < args.count {
     let a = args[i]
@@ -35,6 +64,27 @@ while i < args.count {
     case "--quiet", "-q": options.quiet = true
     case "--in-memory": options.inMemory = true
     case "--print": printDemo = true
+    case "--interactive", "-i": interactive = true
+    case "--gif": gifPath = value(a)
+    case "--display":
+        for id in value(a).split(separator: ",") {
+            guard let p = DisplayProfile.named(String(id)) else {
+                printError("deskpet-sim: unknown display '\(id)' (240x240, 320x240, 128x64 or 250x122)\n"); exit(2)
+            }
+            displays.append(p)
+        }
+    case "--buttons":
+        let v = value(a)
+        guard let l = InputLayout.named(v) else { printError("deskpet-sim: --buttons is 3, 4 or joystick\n"); exit(2) }
+        layout = l
+    case "--scale":
+        guard let n = Int(value(a)), (1...16).contains(n) else { printError("deskpet-sim: --scale needs 1…16\n"); exit(2) }
+        scale = n
+    case "--speed":
+        guard let n = Int64(value(a)), InteractiveKeys.speeds.contains(n) else {
+            printError("deskpet-sim: --speed is 1, 60 or 3600\n"); exit(2)
+        }
+        speed = n
     case "--out":
         guard i + 1 < args.count else { printError("deskpet-sim: --out needs a directory\n"); exit(2) }
         options.outDir = args[i + 1]; i += 1
@@ -47,10 +97,37 @@ while i < args.count {
 
 func emit(_ s: String) { print(s); flushOutput() }
 
-let mode = positional.first ?? "demo"
-let files = Array(positional.dropFirst())
+let mode = interactive ? "interactive" : (positional.first ?? "demo")
+let files = interactive ? positional : Array(positional.dropFirst())
 do {
     switch mode {
+    case "interactive":
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            printError("deskpet-sim: --interactive needs a terminal (stdin/stdout is not a TTY); run it in a terminal or in tmux\n")
+            exit(2)
+        }
+        guard files.count <= 1 else { printError("deskpet-sim: --interactive takes at most one scenario file\n"); exit(2) }
+        var o = InteractiveSession.Options()
+        o.scale = scale
+        o.layout = layout
+        o.profile = displays.first
+        o.speedIndex = InteractiveKeys.speeds.firstIndex(of: speed) ?? 0
+        if let f = files.first { o.scenario = try ScenarioParser.parse(try readTextFile(f), file: f) }
+        let session = try InteractiveSession(options: o)
+        try session.run()
+        let s = session.simDevice.app.state
+        emit("DeskPet: \(s.pet.name) — coins \(s.coins), level \(s.level), streak \(s.streak) (the journal was in memory)")
+    case "pictures":
+        let profiles = displays.isEmpty ? [DisplayProfile.square240, .wide320] : displays
+        for p in profiles { try makeDirectories("\(options.outDir)/\(p.id)") }
+        for picture in try Pictures.screenshots(profiles: profiles) {
+            let path = "\(options.outDir)/\(picture.name)"
+            try writeFile(path, picture.png)
+            if !options.quiet { emit("  📷 \(path)") }
+        }
+        let gif = "\(options.outDir)/demo.gif"
+        try writeFile(gif, try Pictures.gif(profile: profiles[0]))
+        if !options.quiet { emit("  🎞 \(gif)") }
     case "demo":
         if printDemo { print(Demo.text); exit(0) }
         let scenario = try ScenarioParser.parse(Demo.text, file: "<demo>", name: Demo.name)
@@ -65,9 +142,19 @@ do {
         var parsed: [Scenario] = []
         for f in files { parsed.append(try ScenarioParser.parse(try readTextFile(f), file: f)) }
         if mode == "check" { emit("\(parsed.count) scenario(s) OK"); exit(0) }
+        if gifPath != nil && parsed.count != 1 { printError("deskpet-sim: --gif records exactly one scenario\n"); exit(2) }
         let runner = ScenarioRunner(options: options, print: emit)
         for s in parsed { _ = try runner.run(s) }
         if parsed.count > 1 && !options.quiet { emit("All \(parsed.count) scenarios passed.") }
+        if let gifPath, let s = parsed.first {
+            var o = ScenarioPlayer.Options()
+            o.profile = displays.first
+            o.layout = layout
+            let recording = try GIFRecording.record(s, options: o)
+            try writeFile(gifPath, recording.gif)
+            for step in recording.skipped { printError("deskpet-sim: not in the GIF (step unknown to the recorder): \(step)") }
+            if !options.quiet { emit("  🎞 \(gifPath): \(recording.frames) frames") }
+        }
     default:
         printError("deskpet-sim: unknown command '\(mode)' (see --help)\n"); exit(2)
     }

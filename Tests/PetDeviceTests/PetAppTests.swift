@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PetCore
 import PetStore
+import PetUI
 @testable import PetDevice
 
 /// The app wiring: durable before acknowledged, replay on reopen, refusals change nothing.
@@ -225,26 +226,37 @@ final class GestureTests: XCTestCase {
     }
 }
 
+/// The home screen's buttons (three buttons), through the board's layout and the navigator.
 final class HomeUITests: XCTestCase {
     func testCompletingTheNextTaskTakesOneLongPress() throws {
         let t0 = Instant(1_772_434_800)
         let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")
         try app.handle(Command(id: "c1", at: t0, action: .createTask(TaskDraft(id: "t1", title: "Tea"))))
         try app.handle(Command(id: "c2", at: t0, action: .createTask(TaskDraft(id: "t2", title: "Cake"))))
-        var ui = HomeUI()
-        XCTAssertNil(ui.handle(.tap(.a), state: app.state))
-        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Cake")
-        XCTAssertNil(ui.handle(.tap(.b), state: app.state), "taps never store anything")
-        XCTAssertEqual(ui.handle(.longPress(.b), state: app.state), .command(.completeTask(id: "t2")))
-        XCTAssertNil(ui.handle(.tap(.b), state: app.state))
-        XCTAssertEqual(ui.handle(.doubleTap(.b), state: app.state), .command(.petThePet))
-        // hold A begins with a tap A (next task), which the long press undoes before starting.
-        XCTAssertNil(ui.handle(.tap(.a), state: app.state))
-        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Tea")
-        XCTAssertEqual(ui.handle(.longPress(.a), state: app.state), .command(.startTask(id: "t2")))
-        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Cake")
-        XCTAssertNil(ui.handle(.tap(.c), state: app.state))
-        XCTAssertEqual(ui.model(app.state, now: t0).nextTask, "Tea")
+        var nav = Navigator(state: app.state, now: t0, boot: false)
+        let layout = InputLayout.threeButtons
+        func handle(_ g: Gesture) -> [NavEffect] {
+            guard let p = layout.input(for: g) else { return [] }
+            return nav.handle(p, state: app.state, now: t0)
+        }
+        func shown() -> String? {
+            let open = app.state.openTasks()
+            return open.indices.contains(nav.ui.cursor) ? open[nav.ui.cursor].title : nil
+        }
+        XCTAssertEqual(shown(), "Tea")
+        XCTAssertEqual(handle(.tap(.a)), [])
+        XCTAssertEqual(shown(), "Cake")
+        XCTAssertEqual(handle(.tap(.b)), [], "taps never store anything")
+        XCTAssertEqual(handle(.longPress(.b)), [.send(.completeTask(id: "t2"))])
+        XCTAssertEqual(handle(.tap(.b)), [])
+        XCTAssertEqual(handle(.doubleTap(.b)), [.send(.petThePet)])
+        // hold A begins with a tap A (another task), which the long press undoes before starting.
+        XCTAssertEqual(handle(.tap(.a)), [])
+        XCTAssertEqual(shown(), "Tea")
+        XCTAssertEqual(handle(.longPress(.a)), [.send(.startTask(id: "t2"))])
+        XCTAssertEqual(shown(), "Cake")
+        XCTAssertEqual(handle(.tap(.c)), [])
+        XCTAssertEqual(shown(), "Tea")
     }
 }
 
@@ -288,7 +300,7 @@ final class ExportAndWipeTests: XCTestCase {
         XCTAssertEqual(app.state.stats[today].screenMinutes["secret.diary"], 50)
     }
 
-    func testFactoryResetNeedsAAndCHeldThreeSeconds() {
+    func testFactoryResetNeedsAAndCHeldThreeSeconds() throws {
         var g = GestureRecognizer()
         let ms: UInt64 = 1_000_000
         _ = g.edge(.a, pressed: true, ns: 0)
@@ -297,11 +309,14 @@ final class ExportAndWipeTests: XCTestCase {
         XCTAssertEqual(g.poll(ns: 3049 * ms), [])
         XCTAssertEqual(g.poll(ns: 3050 * ms), [.chordHeld])
         XCTAssertEqual(g.poll(ns: 5000 * ms), [], "once per hold")
-        var ui = HomeUI()
         let t0 = Instant(1_772_434_800)
         let state = PetState(createdAt: t0, zoneID: "UTC", zone: .utc)
-        XCTAssertEqual(ui.handle(.chordHeld, state: state), .factoryReset)
-        XCTAssertNil(ui.handle(.chordAC, state: state), "a short chord erases nothing")
+        var nav = Navigator(state: state, now: t0, boot: false)
+        let layout = InputLayout.threeButtons
+        XCTAssertEqual(nav.handle(try XCTUnwrap(layout.input(for: .tap(.a))), state: state, now: t0), [])
+        XCTAssertEqual(nav.handle(try XCTUnwrap(layout.input(for: .chordAC)), state: state, now: t0), [],
+                       "a short chord erases nothing")
+        XCTAssertEqual(nav.handle(try XCTUnwrap(layout.input(for: .chordHeld)), state: state, now: t0), [.factoryReset])
     }
 
     func testWipeStartsANewPetAndKeepsTheZone() throws {

@@ -19,7 +19,7 @@ final class FontTests: XCTestCase {
         for g in [Glyph.coin, Glyph.heart, Glyph.flame, Glyph.check, Glyph.bell, Glyph.lock] {
             XCTAssertTrue(Font.hasGlyph(g))
         }
-        XCTAssertFalse(Font.hasGlyph("é"))
+        XCTAssertFalse(Font.hasGlyph("中"))
         XCTAssertFalse(Font.hasGlyph("👍🏽"))
     }
 
@@ -54,7 +54,7 @@ final class FontTests: XCTestCase {
 
     func testGlyphPixelsAndUnknownBox() {
         var c = Canvas(width: 12, height: 8)
-        c.drawText("é", x: 0, y: 0, color: .white)
+        c.drawText("中", x: 0, y: 0, color: .white)
         // Box outline: full top row, hollow inside.
         for x in 0..<5 { XCTAssertEqual(c.pixel(x: x, y: 0), .white) }
         XCTAssertEqual(c.pixel(x: 0, y: 3), .white)

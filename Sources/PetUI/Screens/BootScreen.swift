@@ -1,9 +1,32 @@
 import PetCore
 
-/// Placeholder until the screen is drawn (device-UI issue).
+/// Boot: the name and the pet, and a reframing quote for the day (`Quotes.forDay`).
 enum BootScreen {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
-        canvas.clear(c.theme.background)
-        _ = canvas.drawText("boot", x: 4, y: 4, color: c.theme.text)
+        let l = Look(c)
+        l.begin(&canvas)
+        let p = l.pal
+        let quote = Quotes.forDay(c.state.clock.day(of: c.now))
+        switch l.size {
+        case .square, .wide:
+            let title = "DeskPet"
+            let sc = 2
+            let tw = Font.textWidth(title, face: .large, scale: sc)
+            canvas.drawText(title, x: (l.W - tw) / 2, y: 24, color: p.fg, face: .large, scale: sc)
+            canvas.fillRect(x: (l.W - tw) / 2, y: 58, w: tw, h: 3, color: p.accent)
+            let scene = Rect(x: (l.W - 96) / 2, y: 72, w: 96, h: 84)
+            PetScene.draw(c, in: scene, &canvas)
+            Txt.drawWrapped(&canvas, quote, x: 16, y: 168, width: l.W - 32, maxLines: 3, p.muted, .large, lineGap: 4,
+                            centred: true)
+        case .paper:
+            canvas.drawText("DeskPet", x: 8, y: 6, color: p.fg, face: .large, scale: 2)
+            canvas.fillRect(x: 8, y: 40, w: Font.textWidth("DeskPet", face: .large, scale: 2), h: 2, color: p.fg)
+            PetScene.draw(c, in: Rect(x: 184, y: 4, w: 62, h: 62), &canvas)
+            Txt.drawWrapped(&canvas, quote, x: 8, y: 82, width: l.W - 16, maxLines: 2, p.fg, .large, lineGap: 4)
+        case .tiny:
+            canvas.drawText("DeskPet", x: 2, y: 4, color: p.fg, face: .large)
+            PetScene.draw(c, in: Rect(x: 96, y: 0, w: 30, h: 30), &canvas)
+            Txt.drawWrapped(&canvas, quote, x: 2, y: 30, width: l.W - 4, maxLines: 3, p.fg, .small, lineGap: 3)
+        }
     }
 }

@@ -1,8 +1,143 @@
 import PetCore
 
-/// Placeholder until the screen is drawn (device-UI issue).
+/// What draws on top of any screen: the missed-reminders banner (`ui.missedBanner`), toasts
+/// (`ui.toasts` still showing at `now`: rewards, level-ups, badges, the pet's lines), and the
+/// reminder overlay (`ui.reminder`: what it is about — a task's title, a habit's text, the evening
+/// check-in, a commitment window, a focus end).
 enum Overlays {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
-        _ = c
+        let l = Look(c)
+        if c.ui.missedBanner > 0 { missed(l, &canvas, c.ui.missedBanner) }
+        let live = c.ui.toasts.filter { $0.until > c.now }
+        if !live.isEmpty { toasts(l, &canvas, live) }
+        if let r = c.ui.reminder { reminder(l, &canvas, r) }
+    }
+
+    static func missed(_ l: Look, _ c: inout Canvas, _ n: Int) {
+        let p = l.pal
+        let text = l.size == .tiny ? "Missed \(n) while off" : "Missed \(n) reminder\(n == 1 ? "" : "s") while off"
+        let h = l.big ? 24 : (l.size == .paper ? 14 : 10)
+        let fill = p.mono ? p.fg : p.accent
+        let ink = p.mono ? p.bg : p.onAccent
+        c.fillRect(x: 0, y: 0, w: l.W, h: h, color: fill)
+        if !p.mono { c.fillRect(x: 0, y: h, w: l.W, h: 1, color: p.fg) }
+        let line = String(Glyph.bell) + " " + text
+        let f: TextSize = l.big && Txt.width(line, .large) <= l.W - 8 ? .large : .small
+        Txt.drawCentred(&c, line, x: 2, w: l.W - 4, y: (h - f.height) / 2, ink, f)
+    }
+
+    static func glyph(_ k: Toast.Kind) -> Character {
+        switch k {
+        case .reward: Glyph.coin
+        case .levelUp: Glyph.flame
+        case .badge: Glyph.check
+        case .line: Glyph.heart
+        case .info: Glyph.bell
+        }
+    }
+
+    /// The newest toasts (two on colour displays, one on the small ones) as pills at the bottom.
+    static func toasts(_ l: Look, _ c: inout Canvas, _ toasts: [Toast]) {
+        let p = l.pal
+        let shown = toasts.suffix(l.big ? 2 : 1)
+        let f: TextSize = l.big ? .large : .small
+        let h = l.big ? 30 : (l.size == .paper ? 14 : 11)
+        let gap = 4
+        var y = l.H - (l.big ? 8 : 1) - h * shown.count - gap * (shown.count - 1)
+        for t in shown {
+            let x = l.big ? 8 : 1
+            let w = l.W - 2 * x
+            let fill = p.mono ? p.fg : (t.kind == .levelUp || t.kind == .badge ? p.accent : p.fg)
+            let ink = p.mono ? p.bg : (fill == p.accent ? p.onAccent : p.bg)
+            if p.mono {
+                c.fillRect(x: x, y: y, w: w, h: h, color: p.bg)
+                c.fillRect(x: x + 1, y: y + 1, w: w - 2, h: h - 2, color: fill)
+            } else {
+                c.fillRoundedRect(x: x - 1, y: y - 1, w: w + 2, h: h + 2, radius: h / 2 + 1, color: p.bg)
+                c.fillRoundedRect(x: x, y: y, w: w, h: h, radius: h / 2, color: fill)
+            }
+            let ty = y + (h - f.height) / 2 + (l.big ? 1 : 0)
+            let icon = String(glyph(t.kind))
+            let iconInk = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
+            let ix = x + (l.big ? 12 : 3)
+            Txt.draw(&c, icon, x: ix, y: ty, iconInk, f)
+            let tx = ix + f.advance + (l.big ? 6 : 2)
+            let room = x + w - tx - (l.big ? 12 : 2)
+            if l.big && Txt.width(t.text, .large) > room {
+                // Too long for the large face: two lines of the small one.
+                let lines = Txt.wrap(t.text, .small, width: room, maxLines: 2)
+                let top = y + (h - lines.count * 10 + 2) / 2
+                for (k, line) in lines.enumerated() { Txt.draw(&c, line, x: tx, y: top + k * 10, ink, .small, maxWidth: room) }
+            } else {
+                Txt.draw(&c, t.text, x: tx, y: ty, ink, f, maxWidth: room)
+            }
+            y += h + gap
+        }
+    }
+
+    /// Title and body of a reminder.
+    static func describe(_ n: Nudge, _ s: PetState, now: Instant) -> (String, String) {
+        switch n.source {
+        case .task:
+            let t = s.tasks[n.ref]
+            let due = t.flatMap { Fmt.due($0, state: s, now: now) }
+            return (t?.title ?? "A task", due ?? "Time for this one")
+        case .habit:
+            return (s.habits.habits[n.ref]?.text ?? "Your habit", "Habit reminder")
+        case .checkin:
+            return ("Evening check-in", "How did today's habits go?")
+        case .commitment:
+            guard let cm = s.commitments.items[n.ref] else { return ("Commitment", "Its window is open") }
+            let until = cm.current.map { " until " + Fmt.clock(s.clock.local($0.closes)) } ?? ""
+            switch cm.kind {
+            case .wakeUp: return ("Wake-up!", "Press any button" + until)
+            case .onTime: return ("On time?", "Confirm you're there" + until)
+            case .focus: return ("Focus time", "Start a focus session" + until)
+            case .place: return ("Place check", "Head there; the phone checks" + until)
+            }
+        case .focus:
+            return ("Focus done!", "Well done. Take a short break.")
+        case .course:
+            return ("New lesson", "A lesson is ready on the phone")
+        case .pet:
+            return (s.pet.name, s.speech(at: now).text)
+        }
+    }
+
+    static func reminder(_ l: Look, _ c: inout Canvas, _ n: Nudge) {
+        let p = l.pal
+        let (title, body) = describe(n, l.state, now: l.now)
+        let m = l.big ? 16 : (l.size == .paper ? 10 : 4)
+        let r = Rect(x: m, y: l.big ? 28 : m, w: l.W - 2 * m, h: l.big ? l.H - 56 : l.H - 2 * m)
+        if p.mono {
+            c.fillRect(x: r.x - 1, y: r.y - 1, w: r.w + 2, h: r.h + 2, color: p.bg)
+            c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.fg, thickness: l.size == .tiny ? 1 : 2)
+        } else {
+            c.fillRoundedRect(x: r.x - 2, y: r.y - 2, w: r.w + 4, h: r.h + 4, radius: 14, color: p.bg)
+            c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: 12, color: p.accent)
+            c.fillRoundedRect(x: r.x + 4, y: r.y + 4, w: r.w - 8, h: r.h - 8, radius: 9, color: p.panel)
+        }
+        let inner = l.big ? 14 : 4
+        let x = r.x + inner, w = r.w - 2 * inner
+        switch l.size {
+        case .tiny:
+            Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 3, p.fg, .small, maxWidth: w)
+            let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 13, width: w, maxLines: 2, p.fg, .small)
+            Txt.draw(&c, body, x: x, y: r.y + 15 + used, p.fg, .small, maxWidth: w)
+            Txt.draw(&c, "B open  C ok", x: x, y: r.maxY - 10, p.fg, .small, maxWidth: w)
+        case .paper:
+            Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 5, p.fg, .large, maxWidth: w)
+            let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 26, width: w, maxLines: 2, p.fg, .large)
+            Txt.draw(&c, body, x: x, y: r.y + 32 + used, p.fg, .small, maxWidth: w)
+            Txt.draw(&c, "B open   C ok", x: x, y: r.maxY - 12, p.fg, .small, maxWidth: w)
+        case .square, .wide:
+            let scene = Rect(x: r.x + (r.w - 64) / 2, y: r.y + 8, w: 64, h: 44)
+            PetScene.draw(l.ctx, in: scene, &c)
+            Txt.drawCentred(&c, String(Glyph.bell) + " Reminder", x: x, w: w, y: scene.maxY + 4, p.muted, .small)
+            let used = Txt.drawWrapped(&c, title, x: x, y: scene.maxY + 18, width: w, maxLines: 3, p.fg, .large,
+                                       centred: true)
+            Txt.drawWrapped(&c, body, x: x, y: scene.maxY + 24 + used, width: w, maxLines: 2, p.muted, .small, centred: true)
+            Txt.drawCentred(&c, "B open   C ok", x: x, w: w, y: r.maxY - 16, p.muted, .small)
+        }
     }
 }

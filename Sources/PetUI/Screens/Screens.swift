@@ -21,6 +21,7 @@ public enum Screens {
         case .settings: SettingsScreen.render(c, &canvas)
         case .pairing: PairingScreen.render(c, &canvas)
         }
+        MenuOverlay.render(c, &canvas)
         Overlays.render(c, &canvas)
     }
 }
@@ -29,6 +30,6 @@ extension Theme {
     /// The theme for a display: the owner's light/dark choice on colour displays, black on white
     /// (light) or white on black (dark) on 1-bit ones.
     public static func resolve(_ name: DeviceSettings.ThemeName, for profile: DisplayProfile) -> Theme {
-        name == .dark ? .dark : .light
+        profile.isMonochrome ? (name == .dark ? .monoDark : .monoLight) : (name == .dark ? .dark : .light)
     }
 }

@@ -1,9 +1,196 @@
 import PetCore
 
-/// Placeholder until the screen is drawn (device-UI issue).
+/// Stats (`ui.statsPage`): 0 = tasks done per day over 7 days (bars), 1 = coins earned per day over
+/// 30 days (line), 2 = the month's activity heat map. Real charts with axes and labels, sized to the
+/// display; a summary beside (wide, e-paper) or below (square) the chart.
 enum StatsScreen {
+    static let titles = ["Tasks done, 7 days", "Coins earned, 30 days", "Activity"]
+    static let tinyTitles = ["Done, 7 days", "Coins, 30 days", "Activity"]
+
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
-        canvas.clear(c.theme.background)
-        _ = canvas.drawText("stats", x: 4, y: 4, color: c.theme.text)
+        let l = Look(c)
+        l.begin(&canvas)
+        let s = c.state
+        let page = min(max(0, c.ui.statsPage), 2)
+        let today = s.clock.day(of: c.now)
+        var title = l.size == .tiny ? tinyTitles[page] : titles[page]
+        if page == 2 {
+            let d = s.clock.date(ofDay: today)
+            title = (l.size == .tiny ? Fmt.months[d.month - 1] : Fmt.fullMonths[d.month - 1]) + " \(d.year)"
+        }
+        l.header(&canvas, l.size == .tiny ? title : "Stats", right: "\(page + 1)/3")
+        let area = l.content
+        var summary: [String] = []
+        switch page {
+        case 0:
+            let bars = s.doneBars(endingWith: today)
+            summary = ["\(bars.reduce(0, +)) done in 7 days", "best day \(bars.max() ?? 0)", "\(s.tasksCompleted) done in all"]
+        case 1:
+            let line = s.coinLine(endingWith: today)
+            summary = [String(Glyph.coin) + "\(line.reduce(0, +)) earned", "best day \(line.max() ?? 0)",
+                       "balance " + String(Glyph.coin) + "\(s.coins)"]
+        default:
+            let weeks = s.activityHeatMap(containing: today)
+            let active = weeks.flatMap { $0 }.compactMap { $0 }.filter { $0 > 0 }.count
+            summary = ["\(active) active days", "streak \(s.streak), best \(s.bestStreak)"]
+        }
+        var chart = area
+        let p = l.pal
+        switch l.size {
+        case .square:
+            Txt.draw(&canvas, title, x: l.pad, y: area.y + 4, p.fg, .small, maxWidth: l.W - 2 * l.pad)
+            chart = Rect(x: 4, y: area.y + 16, w: l.W - 8, h: area.h - 16 - 38)
+            for (k, line) in summary.prefix(2).enumerated() {
+                Txt.draw(&canvas, line, x: l.pad, y: chart.maxY + 6 + k * 18, k == 0 ? p.fg : p.muted, k == 0 ? .large : .small,
+                         maxWidth: l.W - 2 * l.pad)
+            }
+        case .wide:
+            Txt.draw(&canvas, title, x: l.pad, y: area.y + 4, p.fg, .small, maxWidth: 220)
+            chart = Rect(x: 4, y: area.y + 16, w: 224, h: area.h - 20)
+            summaryColumn(l, &canvas, summary, x: 234, y: area.y + 20, w: l.W - 238)
+        case .paper:
+            Txt.draw(&canvas, title, x: l.pad, y: area.y + 1, p.fg, .small, maxWidth: 170)
+            chart = Rect(x: 2, y: area.y + 11, w: 172, h: area.h - 12)
+            summaryColumn(l, &canvas, summary, x: 180, y: area.y + 12, w: l.W - 182)
+        case .tiny:
+            chart = Rect(x: 0, y: area.y, w: l.W, h: area.h)
+        }
+        switch page {
+        case 0: bars(l, &canvas, s.doneBars(endingWith: today), firstDay: today - 6, chart)
+        case 1: line(l, &canvas, s.coinLine(endingWith: today), firstDay: today - 29, chart)
+        default: heat(l, &canvas, s.activityHeatMap(containing: today), today: today, chart)
+        }
+    }
+
+    static func summaryColumn(_ l: Look, _ c: inout Canvas, _ lines: [String], x: Int, y: Int, w: Int) {
+        var yy = y
+        for (k, line) in lines.enumerated() {
+            let used = Txt.drawWrapped(&c, line, x: x, y: yy, width: w, maxLines: 2, k == 0 ? l.pal.fg : l.pal.muted, .small)
+            yy += used + (l.big ? 12 : 6)
+        }
+    }
+
+    /// The y axis: a vertical rule with the max and 0 labels; returns the plot rect right of it.
+    static func axes(_ l: Look, _ c: inout Canvas, _ r: Rect, maxValue: Int, xLabelH: Int) -> Rect {
+        let p = l.pal
+        let label = "\(maxValue)"
+        let lw = Txt.width(label, .small) + 3
+        let plot = Rect(x: r.x + lw + 1, y: r.y + 4, w: r.w - lw - 2, h: r.h - xLabelH - 5)
+        Txt.drawRight(&c, label, right: r.x + lw - 2, y: plot.y - 3, p.muted, .small)
+        Txt.drawRight(&c, "0", right: r.x + lw - 2, y: plot.maxY - 7, p.muted, .small)
+        c.vline(x: plot.x - 1, y: plot.y, h: plot.h + 1, color: p.mono ? p.fg : p.muted)
+        c.hline(x: plot.x - 1, y: plot.maxY, w: plot.w + 1, color: p.mono ? p.fg : p.muted)
+        // A dotted guide at the max.
+        var gx = plot.x
+        while gx < plot.maxX { c.setPixel(x: gx, y: plot.y, color: p.mono ? p.fg : p.track); gx += 3 }
+        return plot
+    }
+
+    static func bars(_ l: Look, _ c: inout Canvas, _ values: [Int], firstDay: Int, _ r: Rect) {
+        let p = l.pal
+        let top = max(1, values.max() ?? 0)
+        let plot = axes(l, &c, r, maxValue: top, xLabelH: 9)
+        let n = max(1, values.count)
+        let slot = plot.w / n
+        let bw = max(2, slot * 2 / 3)
+        for (i, v) in values.enumerated() {
+            let h = v * (plot.h - (l.big ? 12 : 8)) / top
+            let x = plot.x + i * slot + (slot - bw) / 2
+            let isToday = i == values.count - 1
+            if h > 0 {
+                c.fillRect(x: x, y: plot.maxY - h, w: bw, h: h, color: isToday ? p.flame : p.accent)
+            }
+            if v > 0, l.size != .tiny || slot >= 12 {
+                Txt.drawCentred(&c, "\(v)", x: plot.x + i * slot, w: slot, y: plot.maxY - h - 9, p.fg, .small)
+            }
+            let wd = l.state.clock.date(ofDay: firstDay + i).weekday
+            let name = slot >= 20 ? Fmt.weekdays[wd] : String(Fmt.weekdays[wd].prefix(1))
+            Txt.drawCentred(&c, name, x: plot.x + i * slot, w: slot, y: plot.maxY + 2, isToday ? p.fg : p.muted, .small)
+        }
+    }
+
+    static func line(_ l: Look, _ c: inout Canvas, _ values: [Int], firstDay: Int, _ r: Rect) {
+        let p = l.pal
+        let top = max(1, values.max() ?? 0)
+        let plot = axes(l, &c, r, maxValue: top, xLabelH: 9)
+        let n = values.count
+        guard n > 1 else { return }
+        func pt(_ i: Int) -> (Int, Int) {
+            (plot.x + i * (plot.w - 1) / (n - 1), plot.maxY - 1 - values[i] * (plot.h - 3) / top)
+        }
+        if !p.mono {
+            // Soft fill under the line.
+            for i in 0..<(n - 1) {
+                let (x0, y0) = pt(i), (x1, y1) = pt(i + 1)
+                for x in x0..<x1 {
+                    let y = y0 + (y1 - y0) * (x - x0) / max(1, x1 - x0)
+                    c.vline(x: x, y: y, h: plot.maxY - y, color: p.track)
+                }
+            }
+        }
+        for i in 0..<(n - 1) {
+            let (x0, y0) = pt(i), (x1, y1) = pt(i + 1)
+            c.line(x0: x0, y0: y0, x1: x1, y1: y1, color: p.mono ? p.fg : p.coin)
+            if l.big { c.line(x0: x0, y0: y0 - 1, x1: x1, y1: y1 - 1, color: p.coin) }
+        }
+        let (lx, ly) = pt(n - 1)
+        c.fillCircle(cx: lx, cy: ly, radius: l.big ? 3 : 2, color: p.mono ? p.fg : p.flame)
+        let d0 = l.state.clock.date(ofDay: firstDay)
+        Txt.draw(&c, "\(d0.day) " + Fmt.months[d0.month - 1], x: plot.x, y: plot.maxY + 2, p.muted, .small)
+        Txt.drawRight(&c, "today", right: plot.maxX, y: plot.maxY + 2, p.muted, .small)
+    }
+
+    static func heat(_ l: Look, _ c: inout Canvas, _ weeks: [[Int?]], today: Int, _ r: Rect) {
+        let p = l.pal
+        let labelH = 9
+        let rows = max(1, weeks.count)
+        let cell = max(4, min((r.w - 2) / 7, (r.h - labelH - 1) / rows))
+        let gridW = cell * 7
+        let x0 = r.x + (r.w - gridW) / 2
+        let y0 = r.y + labelH
+        for (i, d) in ["M", "T", "W", "T", "F", "S", "S"].enumerated() {
+            Txt.drawCentred(&c, d, x: x0 + i * cell, w: cell, y: r.y, p.muted, .small)
+        }
+        let peak = max(1, weeks.flatMap { $0 }.compactMap { $0 }.max() ?? 0)
+        let (first, _) = l.state.monthRange(containing: today)
+        var dayIndex = 0
+        for (w, week) in weeks.enumerated() {
+            for (k, v) in week.enumerated() {
+                guard let v else { continue }
+                dayIndex += 1
+                let cx = x0 + k * cell, cy = y0 + w * cell
+                let level = v == 0 ? 0 : 1 + min(3, (v * 4 - 1) / peak)
+                let inner = Rect(x: cx + 1, y: cy + 1, w: cell - 2, h: cell - 2)
+                var numberInk = p.muted
+                if p.mono {
+                    switch level {
+                    case 0: c.strokeRect(x: inner.x, y: inner.y, w: inner.w, h: inner.h, color: p.fg)
+                    case 1, 2:
+                        c.strokeRect(x: inner.x, y: inner.y, w: inner.w, h: inner.h, color: p.fg)
+                        let step = level == 1 ? 3 : 2
+                        var yy = inner.y + 1
+                        while yy < inner.maxY - 1 {
+                            var xx = inner.x + 1 + (yy % 2)
+                            while xx < inner.maxX - 1 { c.setPixel(x: xx, y: yy, color: p.fg); xx += step }
+                            yy += step == 3 ? 2 : 1
+                        }
+                        numberInk = p.fg
+                    default:
+                        c.fillRect(x: inner.x, y: inner.y, w: inner.w, h: inner.h, color: p.fg)
+                        numberInk = p.bg
+                    }
+                } else {
+                    let colour = level == 0 ? p.track : p.track.mixed(with: p.good, Double(level) / 4)
+                    c.fillRoundedRect(x: inner.x, y: inner.y, w: inner.w, h: inner.h, radius: cell >= 16 ? 3 : 0, color: colour)
+                    numberInk = level >= 3 ? p.bg : p.fg
+                }
+                if first + dayIndex - 1 == today {
+                    c.strokeRect(x: cx, y: cy, w: cell, h: cell, color: p.mono ? p.fg : p.flame, thickness: l.big ? 2 : 1)
+                }
+                if cell >= 14 && !p.mono || cell >= 14 && level == 0 {
+                    Txt.drawCentred(&c, "\(dayIndex)", x: cx, w: cell, y: cy + (cell - 8) / 2, numberInk, .small)
+                }
+            }
+        }
     }
 }

@@ -1,9 +1,97 @@
 import PetCore
 
-/// Placeholder until the screen is drawn (device-UI issue).
+/// The urge log in two steps: pick the trigger (`ui.urgeTriggers`, `ui.urgeTrigger`), then the
+/// outcome (`ui.urgeOutcome` into `QuitOutcome.allCases`); beside it the time since the last
+/// give-in and the pod gauge (what should be left of the pod/pack today).
 enum UrgeLogScreen {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
-        canvas.clear(c.theme.background)
-        _ = canvas.drawText("urge", x: 4, y: 4, color: c.theme.text)
+        let l = Look(c)
+        l.begin(&canvas)
+        let s = c.state
+        let p = l.pal
+        let triggers = c.ui.urgeTriggers.isEmpty ? s.urgeTriggerMenu(at: c.now) : c.ui.urgeTriggers
+        let tIndex = triggers.isEmpty ? 0 : min(max(0, c.ui.urgeTrigger), triggers.count - 1)
+        let triggerName = triggers.isEmpty ? "-" : (s.quitTriggerName(triggers[tIndex]) ?? triggers[tIndex])
+        let since = s.secondsSinceGiveIn(at: c.now).map { Fmt.duration($0) }
+        let gauge = s.quitGauge(at: c.now)
+        l.header(&canvas, "Urge log", right: l.size == .tiny ? since : nil)
+
+        let prompt: String
+        var rows: [ListRow]
+        let selected: Int
+        if let o = c.ui.urgeOutcome {
+            prompt = l.size == .tiny ? triggerName + ": and?" : triggerName + ": what happened?"
+            rows = QuitOutcome.allCases.map { ListRow(Fmt.outcome($0)) }
+            selected = min(max(0, o), rows.count - 1)
+        } else {
+            prompt = l.size == .tiny ? "Trigger?" : "What set it off?"
+            rows = triggers.map { ListRow(s.quitTriggerName($0) ?? $0) }
+            selected = tIndex
+        }
+        let area = l.content
+        switch l.size {
+        case .square:
+            let info = Rect(x: 6, y: area.y + 4, w: l.W - 12, h: 46)
+            infoCard(l, &canvas, info, since: since, gauge: gauge)
+            Txt.draw(&canvas, prompt, x: l.pad, y: info.maxY + 6, p.fg, .large, maxWidth: l.W - 2 * l.pad)
+            let listArea = Rect(x: 0, y: info.maxY + 26, w: l.W, h: l.H - info.maxY - 26 - 12)
+            l.hints(&canvas, Look.defaultHints)
+            l.list(&canvas, rows, selected: selected, area: listArea)
+        case .wide:
+            let lw = 204
+            Txt.draw(&canvas, prompt, x: l.pad, y: area.y + 6, p.fg, .large, maxWidth: lw - l.pad)
+            l.hints(&canvas, Look.defaultHints)
+            l.list(&canvas, rows, selected: selected, area: Rect(x: 0, y: area.y + 26, w: lw, h: l.H - area.y - 26 - 12))
+            infoCard(l, &canvas, Rect(x: lw + 6, y: area.y + 6, w: l.W - lw - 12, h: 120), since: since, gauge: gauge)
+        case .paper:
+            let lw = 140
+            Txt.draw(&canvas, prompt, x: l.pad, y: area.y + 1, p.fg, .small, maxWidth: lw - l.pad)
+            l.list(&canvas, rows, selected: selected, area: Rect(x: 0, y: area.y + 11, w: lw, h: area.h - 11))
+            infoCard(l, &canvas, Rect(x: lw + 4, y: area.y + 2, w: l.W - lw - 6, h: area.h - 4), since: since, gauge: gauge)
+        case .tiny:
+            var top = area.y
+            if let g = gauge {
+                Txt.draw(&canvas, "pod", x: 1, y: top, p.fg, .small)
+                l.bar(&canvas, Rect(x: 22, y: top, w: l.W - 24, h: 7), Double(g.percentLeft) / 100)
+                top += 9
+            }
+            Txt.draw(&canvas, prompt, x: 1, y: top, p.fg, .small, maxWidth: l.W - 2)
+            l.list(&canvas, rows, selected: selected, area: Rect(x: 0, y: top + 9, w: l.W, h: l.H - top - 9))
+        }
+    }
+
+    /// Time since the last give-in and the pod gauge, wrapped to the card.
+    static func infoCard(_ l: Look, _ c: inout Canvas, _ r: Rect, since: String?, gauge: QuitGauge?) {
+        let p = l.pal
+        l.card(&c, r, radius: 6)
+        let x = r.x + 6, w = r.w - 12
+        var y = r.y + 5
+        let gap = l.big ? 4 : 2
+        func text(_ s: String, _ ink: RGB565, lines: Int = 2) {
+            guard y + 8 <= r.maxY - 2 else { return }
+            y += Txt.drawWrapped(&c, s, x: x, y: y, width: w, maxLines: min(lines, max(1, (r.maxY - 2 - y) / 10)), ink, .small) + gap
+        }
+        if let since {
+            let one = since + " since last give-in"
+            if Txt.width(one, .small) <= w { text(one, p.fg) } else {
+                Txt.draw(&c, since, x: x, y: y, p.fg, l.big ? .large : .small, maxWidth: w)
+                y += (l.big ? 16 : 8) + gap
+                text("since last give-in", p.muted)
+            }
+        } else {
+            text("No urges logged yet", p.muted)
+        }
+        if let g = gauge {
+            let pod = g.overdueDays > 0 ? "pod: \(g.overdueDays)d past goal" : "pod: \(g.percentLeft)% left today"
+            let day = "day \(g.dayOfPod) of \(g.goalDays)"
+            if Txt.width(pod + ", " + day, .small) <= w { text(pod + ", " + day, p.fg) } else { text(pod, p.fg) }
+            if y + 6 <= r.maxY - 2 {
+                l.bar(&c, Rect(x: x, y: y, w: w, h: l.big ? 10 : 7), Double(g.percentLeft) / 100, fill: p.good)
+                y += (l.big ? 10 : 7) + gap + 2
+            }
+            if Txt.width(pod + ", " + day, .small) > w { text(day, p.muted, lines: 1) }
+        }
+        let clean = l.state.quitCleanDays
+        text("\(clean) clean day" + (clean == 1 ? "" : "s") + ". Every urge you ride out counts.", p.muted, lines: 4)
     }
 }

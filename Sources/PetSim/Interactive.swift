@@ -1,0 +1,288 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PetCore
+import PetDevice
+import PetUI
+
+/// `deskpet-sim --interactive`: the simulated device in a terminal. The display is drawn with
+/// truecolor half blocks (`TerminalScreen`), keys become button edges at the virtual time, and
+/// the virtual clock runs at real time × the chosen speed. docs/simulator.md has the key map.
+public final class InteractiveSession {
+    public struct Options: Sendable {
+        /// Cell scale; nil = the smallest that fits the terminal.
+        public var scale: Int?
+        /// The board (nil: the scenario's, else 240×240 with three buttons).
+        public var profile: DisplayProfile?
+        public var layout: InputLayout?
+        /// Where to start: the device after this scenario's steps (nil: `InteractiveSession.starter`).
+        public var scenario: Scenario?
+        /// Index into `InteractiveKeys.speeds`.
+        public var speedIndex = 0
+        /// Quit by itself after this many real seconds (for demos and tests; nil = never).
+        public var quitAfterSeconds: Double?
+        public init() {}
+    }
+
+    /// A small household to start with: a named pet and three tasks for today.
+    public static let starter = """
+    start 2026-03-02 08:00 zone=Europe/Berlin
+    send pet.name name=Mochi
+    send task.create task=plants title="Water the plants" due="today 12:00" repeat=daily reminders="today 11:50"
+    send task.create task=report title="Write the weekly report" priority=high due="today 17:00" estimate=90
+    send task.create task=run title="Evening run" priority=low due="today 19:00" estimate=30
+    """
+
+    let options: Options
+    let device: SimDevice
+    var screen: TerminalScreen
+    var keys = TerminalKeyParser()
+    var speedIndex: Int
+    var paused = false
+    var message = "ready"
+    var lastStatus = ""
+    var running = true
+    /// Real time (monotonic ns) until which the clock runs at 1× so gestures keep their timing.
+    var gestureUntil: UInt64 = 0
+    var carryMs = 0.0
+    /// The next frame looks at every cell (after a resize or Ctrl-L), not just the dirty area.
+    var fullRedraw = true
+
+    public init(options: Options) throws(ScenarioError) {
+        self.options = options
+        let scenario: Scenario
+        if let s = options.scenario { scenario = s } else {
+            scenario = try ScenarioParser.parse(InteractiveSession.starter, file: "<starter>", name: "interactive")
+        }
+        var playerOptions = ScenarioPlayer.Options()
+        playerOptions.profile = options.profile
+        playerOptions.layout = options.layout
+        device = try ScenarioPlayer(options: playerOptions).play(scenario)
+        speedIndex = max(0, min(options.speedIndex, InteractiveKeys.speeds.count - 1))
+        screen = TerminalScreen(scale: options.scale ?? 1)
+    }
+
+    /// The status line: virtual time, speed, screen, display, the pet's numbers.
+    public static func status(device: SimDevice, speed: Int64, paused: Bool) -> String {
+        let s = device.app.state
+        let local = s.clock.local(device.now)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let day = days[max(0, min(6, local.date.weekday))]
+        let run = paused ? "‖ paused" : "▶ \(speed)×"
+        let power = device.ui.power == .awake ? "" : " (\(device.ui.power.rawValue))"
+        return "DeskPet \(day) \(local.descriptionWithSeconds) │ \(run) │ \(device.ui.screen.rawValue)\(power) │ "
+            + "\(device.profile.id) \(layoutName(device.layout)) │ coins \(s.coins) · Lv \(s.level) · streak \(s.streak)"
+    }
+
+    static func layoutName(_ l: InputLayout) -> String {
+        switch l {
+        case .threeButtons: return "3 buttons"
+        case .fourButtons: return "4 buttons"
+        case .joystick: return "joystick"
+        }
+    }
+
+    // MARK: - Running in a terminal
+
+    /// Runs until `q` (or a signal). The terminal is put in raw mode and restored on the way out.
+    public func run() throws(ScenarioError) {
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            throw .io(path: "stdin", message: "--interactive needs a terminal (stdin/stdout is not a TTY); run it in a terminal or in tmux")
+        }
+        Terminal.enterRaw()
+        defer { Terminal.restore() }
+        fitToTerminal()
+        out("\u{1B}[2J")
+        let started = Terminal.monotonicNs()
+        var last = started
+        while running {
+            if Terminal.takeResize() { fitToTerminal(); out("\u{1B}[0m\u{1B}[2J") }
+            let bytes = Terminal.readInput(timeoutMs: 40)
+            if bytes.isEmpty { keys.flushEscape() }
+            for key in keys.feed(bytes) { handle(key) }
+            let t = Terminal.monotonicNs()
+            advance(realNs: t &- last, at: t)
+            last = t
+            draw()
+            if let q = options.quitAfterSeconds, Double(t &- started) / 1e9 >= q { running = false }
+        }
+    }
+
+    func fitToTerminal() {
+        let (cols, lines) = Terminal.size() ?? (80, 24)
+        let s = options.scale ?? TerminalScreen.fittingScale(width: device.canvas.width, height: device.canvas.height,
+                                                             cols: cols, lines: lines)
+        screen = TerminalScreen(scale: s)
+        lastStatus = ""
+        fullRedraw = true
+    }
+
+    func out(_ s: String) { Terminal.write(s) }
+
+    func draw() {
+        out(screen.update(device.canvas, region: fullRedraw ? nil : device.canvas.dirty))
+        fullRedraw = false
+        let speed = InteractiveKeys.speeds[speedIndex]
+        let status = InteractiveSession.status(device: device, speed: speed, paused: paused)
+        let text = status + "\n" + message
+        guard text != lastStatus else { return }
+        lastStatus = text
+        let r = screen.rows + 1
+        out("\u{1B}[0m\u{1B}[\(r);1H\u{1B}[1m" + status + "\u{1B}[0m\u{1B}[K"
+            + "\u{1B}[\(r + 1);1H" + message + "\u{1B}[K"
+            + "\u{1B}[\(r + 2);1H\u{1B}[2m" + InteractiveKeys.help + "\u{1B}[0m\u{1B}[K")
+    }
+
+    /// Moves the virtual clock on by the real time that passed × the speed (1× during a gesture).
+    func advance(realNs: UInt64, at now: UInt64) {
+        guard !paused else { return }
+        let inGesture = now < gestureUntil
+        let speed = inGesture ? 1 : InteractiveKeys.speeds[speedIndex]
+        carryMs += Double(realNs) / 1e6 * Double(speed)
+        let ms = Int64(carryMs)
+        // Steps of at least 100 ms of virtual time (ten frames a second at 1×), finer during a
+        // gesture so long presses and double taps keep their timing.
+        guard ms >= (inGesture ? 1 : 100) else { return }
+        carryMs -= Double(ms)
+        do { try device.wait(ms: ms) } catch { message = "error: \(error)" }
+    }
+
+    func handle(_ key: TerminalKey) {
+        guard let action = InteractiveKeys.action(for: key) else { return }
+        do { try perform(action) } catch { message = "error: \(error)" }
+    }
+
+    /// Performs one action (the interactive loop's keys; tests call it directly).
+    public func perform(_ action: InteractiveAction) throws(AppError) {
+        let before = device.app.state.eventCount
+        let keys = device.layout.buttons
+        switch action {
+        case .tap(let b) where !keys.contains(b), .long(let b) where !keys.contains(b):
+            message = "this board (\(InteractiveSession.layoutName(device.layout))) has no \(b.rawValue) key"
+            return
+        case .chord where !device.layout.hasChord, .chordHold where !device.layout.hasChord:
+            message = "a joystick has no A+C chord"
+            return
+        case .tap(let b):
+            try device.edge(b, pressed: true); try device.wait(ms: 80); try device.edge(b, pressed: false)
+            message = "tap \(b.rawValue)"
+        case .long(let b):
+            try device.edge(b, pressed: true); try device.wait(ms: 800); try device.edge(b, pressed: false)
+            message = "long press \(b.rawValue)"
+        case .chord:
+            try device.chord()
+            message = "A+C"
+        case .chordHold:
+            try device.chordHold()
+            message = "A+C held 3 s"
+        case .faster:
+            speedIndex = min(speedIndex + 1, InteractiveKeys.speeds.count - 1)
+            message = "speed \(InteractiveKeys.speeds[speedIndex])×"
+        case .slower:
+            speedIndex = max(speedIndex - 1, 0)
+            message = "speed \(InteractiveKeys.speeds[speedIndex])×"
+        case .pause:
+            paused.toggle()
+            message = paused ? "time paused (space: go on)" : "time runs"
+        case .quit:
+            running = false
+        case .redraw:
+            screen.invalidate(); lastStatus = ""; fullRedraw = true
+            out("\u{1B}[0m\u{1B}[2J")
+        case .noSuchButton(let name):
+            message = "this board has no \(name) button"
+        }
+        switch action {
+        case .tap, .long, .chord, .chordHold:
+            gestureUntil = Terminal.monotonicNs() &+ 1_000_000_000
+            let n = device.app.state.eventCount - before
+            if n > 0 { message += " → \(n) event\(n == 1 ? "" : "s")" }
+        default: break
+        }
+    }
+
+    /// The device (for tests and for the caller's summary).
+    public var simDevice: SimDevice { device }
+    public var speed: Int64 { InteractiveKeys.speeds[speedIndex] }
+    public var isPaused: Bool { paused }
+}
+
+// MARK: - The terminal (termios, signals, raw I/O)
+
+nonisolated(unsafe) private var savedTermios = termios()
+nonisolated(unsafe) private var termiosSaved = false
+nonisolated(unsafe) private var resizePending: sig_atomic_t = 0
+
+/// Raw mode and the alternate screen, always undone: on return, on SIGINT/SIGTERM/SIGHUP.
+enum Terminal {
+    static let leave: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    static func enterRaw() {
+        var t = termios()
+        if tcgetattr(0, &t) == 0 {
+            savedTermios = t
+            termiosSaved = true
+            var raw = t
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)   // ISIG stays: Ctrl-C is SIGINT
+            raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 0
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(0, TCSANOW, &raw)
+        }
+        let quit: @convention(c) (Int32) -> Void = { sig in
+            Terminal.restore()
+            _exit(128 + sig)
+        }
+        signal(SIGINT, quit)
+        signal(SIGTERM, quit)
+        signal(SIGHUP, quit)
+        signal(SIGWINCH) { _ in resizePending = 1 }
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    }
+
+    /// Leaves raw mode and the alternate screen (safe to call twice and from a signal handler).
+    static func restore() {
+        _ = Glibc.write(1, leave.utf8Start, leave.utf8CodeUnitCount)   // no allocation: signal-safe
+        if termiosSaved { tcsetattr(0, TCSANOW, &savedTermios) }
+    }
+
+    static func takeResize() -> Bool {
+        guard resizePending != 0 else { return false }
+        resizePending = 0
+        return true
+    }
+
+    static func size() -> (cols: Int, lines: Int)? {
+        var w = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 else { return nil }
+        return (Int(w.ws_col), Int(w.ws_row))
+    }
+
+    static func monotonicNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Bytes available on stdin within `timeoutMs` (empty if none).
+    static func readInput(timeoutMs: Int32) -> [UInt8] {
+        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        guard poll(&fds, 1, timeoutMs) > 0 else { return [] }
+        var buf = [UInt8](repeating: 0, count: 256)
+        let n = buf.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        return n > 0 ? Array(buf[0..<n]) : []
+    }
+
+    static func write(_ s: String) {
+        guard !s.isEmpty else { return }
+        let bytes = Array(s.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if n <= 0 { if errno == EINTR { continue }; return }
+            off += n
+        }
+    }
+}

@@ -1,0 +1,160 @@
+// FontFace.swift — the two faces of the font (small 6×8, large 12×16), the glyph bitmaps both
+// draw from, and the helpers for long text (ink runs for any surface, marquee scrolling).
+//
+// The large face is derived from the small one with Scale2x (EPX): every pixel becomes 2×2 and a
+// corner of the block takes its neighbours' colour where two neighbours agree, so diagonals stay
+// smooth instead of becoming staircases. A few glyphs are hand-tuned (`Font.largeOverrides`).
+
+/// Which size of the font to draw with. Both cover the same characters.
+public enum FontFace: String, CaseIterable, Sendable, Hashable {
+    /// 5×7 glyphs in a 6×8 cell.
+    case small
+    /// 10×14 glyphs in a 12×16 cell.
+    case large
+
+    /// Advance per character at scale 1.
+    public var cellWidth: Int { self == .small ? 6 : 12 }
+    /// Line height at scale 1.
+    public var cellHeight: Int { self == .small ? 8 : 16 }
+    /// Inked width of a glyph (bit `glyphWidth - 1` of a row is the leftmost column).
+    public var glyphWidth: Int { self == .small ? 5 : 10 }
+    public var glyphHeight: Int { self == .small ? 7 : 14 }
+
+    /// Row bitmasks of a character (leftmost column in bit `glyphWidth - 1`); unknown
+    /// characters and multi-scalar clusters get a box.
+    public func bitmap(for ch: Character) -> [UInt16] {
+        let scalars = ch.unicodeScalars
+        switch self {
+        case .small:
+            guard scalars.count == 1, let s = scalars.first, let g = Font.glyphs16[s.value] else { return Font.box16 }
+            return g
+        case .large:
+            guard scalars.count == 1, let s = scalars.first, let g = Font.largeGlyphs[s.value] else { return Font.largeBox }
+            return g
+        }
+    }
+
+    /// True if the character has its own glyph in this face (otherwise it renders as a box).
+    public func hasGlyph(_ ch: Character) -> Bool {
+        let scalars = ch.unicodeScalars
+        guard scalars.count == 1, let s = scalars.first else { return false }
+        switch self {
+        case .small: return Font.glyphs16[s.value] != nil
+        case .large: return Font.largeGlyphs[s.value] != nil
+        }
+    }
+}
+
+extension Font {
+    /// Every code point the font draws (ASCII, Latin-1, symbols), ascending.
+    public static var codePoints: [UInt32] { glyphs.keys.sorted() }
+
+    static let glyphs16: [UInt32: [UInt16]] = glyphs.mapValues { $0.map(UInt16.init) }
+    static let box16: [UInt16] = box.map(UInt16.init)
+
+    /// Hand-tuned large glyphs (10 columns × 14 rows, rows separated by spaces), replacing the
+    /// Scale2x result where it looked lumpy.
+    static let largeOverrides: [(UInt32, String)] = [
+        // The heart: two rounded lobes.
+        (0xE001, ".......... .......... .###..###. ########## ########## ########## ########## "
+            + ".########. ..######.. ...####... ....##.... .......... .......... .........."),
+        // The check mark: a clean 2-pixel stroke.
+        (0xE003, ".......... .........# ........## .......### ......###. #....###.. ##..###... "
+            + "#######... .#####.... ..###..... ...#...... .......... .......... .........."),
+    ]
+
+    /// Scale2x of a glyph of `w` columns: twice the width and height.
+    static func scale2x(_ rows: [UInt16], width w: Int) -> [UInt16] {
+        let h = rows.count
+        func px(_ x: Int, _ y: Int) -> Bool {
+            guard x >= 0, y >= 0, x < w, y < h else { return false }
+            return rows[y] & (1 << UInt16(w - 1 - x)) != 0
+        }
+        var out = Array(repeating: UInt16(0), count: 2 * h)
+        let w2 = 2 * w
+        func set(_ x: Int, _ y: Int) { out[y] |= 1 << UInt16(w2 - 1 - x) }
+        for y in 0..<h {
+            for x in 0..<w {
+                let e = px(x, y)
+                let b = px(x, y - 1), d = px(x - 1, y), f = px(x + 1, y), hh = px(x, y + 1)
+                let e0 = (d == b && b != f && d != hh) ? d : e
+                let e1 = (b == f && b != d && f != hh) ? f : e
+                let e2 = (d == hh && d != b && hh != f) ? d : e
+                let e3 = (hh == f && d != hh && b != f) ? f : e
+                if e0 { set(2 * x, 2 * y) }
+                if e1 { set(2 * x + 1, 2 * y) }
+                if e2 { set(2 * x, 2 * y + 1) }
+                if e3 { set(2 * x + 1, 2 * y + 1) }
+            }
+        }
+        return out
+    }
+
+    static func parseLarge(_ s: String) -> [UInt16] {
+        s.split(separator: " ").map { row in row.reduce(UInt16(0)) { ($0 << 1) | ($1 == "#" ? 1 : 0) } }
+    }
+
+    /// Large glyphs for every code point of the small face, built once.
+    static let largeGlyphs: [UInt32: [UInt16]] = {
+        var d: [UInt32: [UInt16]] = [:]
+        for (cp, rows) in glyphs16 { d[cp] = scale2x(rows, width: 5) }
+        for (cp, art) in largeOverrides {
+            let rows = parseLarge(art)
+            if rows.count == 14 { d[cp] = rows }
+        }
+        return d
+    }()
+
+    static let largeBox: [UInt16] = scale2x(box16, width: 5)
+
+    /// Calls `body` with every horizontal run of ink of `text` drawn at (x, y), clipped to
+    /// `clip` (runs outside are skipped). Shared by `Canvas` and `MonoCanvas`.
+    static func forEachInkRun(_ text: String, face: FontFace, scale sc: Int, x ox: Int, y oy: Int, clip: Rect,
+                              _ body: (Rect) -> Void) {
+        let adv = face.cellWidth * sc
+        let gw = face.glyphWidth
+        let top = UInt16(1) << UInt16(gw - 1)
+        guard oy + face.cellHeight * sc > clip.y, oy < clip.maxY else { return }
+        var cx = ox
+        for ch in text {
+            if cx >= clip.maxX { break }
+            if cx + adv > clip.x {
+                let rows = face.bitmap(for: ch)
+                for (ry, bits) in rows.enumerated() where bits != 0 {
+                    var col = 0
+                    while col < gw {
+                        if bits & (top >> UInt16(col)) == 0 { col += 1; continue }
+                        var end = col + 1
+                        while end < gw, bits & (top >> UInt16(end)) != 0 { end += 1 }
+                        let r = Rect(x: cx + col * sc, y: oy + ry * sc, w: (end - col) * sc, h: sc)
+                        if let c = r.intersection(clip) { body(c) }
+                        col = end
+                    }
+                }
+            }
+            cx += adv
+        }
+    }
+
+    /// How far (pixels, ≥ 0) a too-long line is scrolled left at `ms`: it rests at the start for
+    /// `pauseMs`, scrolls at `pxPerSecond` until its end shows, rests there for `pauseMs`, then
+    /// starts again. 0 when the text fits. A pure function of the clock, so every frame agrees.
+    public static func marqueeOffset(textWidth: Int, boxWidth: Int, ms: Int64,
+                                     pxPerSecond: Int = 30, pauseMs: Int64 = 1500) -> Int {
+        let travel = textWidth - boxWidth
+        guard travel > 0, pxPerSecond > 0 else { return 0 }
+        let pause = max(0, pauseMs)
+        let scrollMs = (Int64(travel) * 1000 + Int64(pxPerSecond) - 1) / Int64(pxPerSecond)
+        let cycle = 2 * pause + scrollMs
+        var phase = ms % cycle
+        if phase < 0 { phase += cycle }
+        if phase < pause { return 0 }
+        if phase < pause + scrollMs { return min(travel, Int((phase - pause) * Int64(pxPerSecond) / 1000)) }
+        return travel
+    }
+
+    /// `s` ellipsized to `maxWidth` in `face` (the same as `fit`, named for the screens).
+    public static func ellipsize(_ s: String, face: FontFace = .small, scale: Int = 1, to maxWidth: Int) -> String {
+        fit(s, face: face, scale: scale, maxWidth: maxWidth)
+    }
+}

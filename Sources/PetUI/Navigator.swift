@@ -1,0 +1,622 @@
+import PetCore
+
+/// What the owner asks for, whatever the board (3 buttons, 4 buttons or a 5-way joystick: see
+/// `InputLayout` in PetDevice, which maps each board's gestures onto these). docs/navigation.md has
+/// the full map.
+public enum NavInput: String, Sendable, CaseIterable {
+    /// Up / the previous row (tap A).
+    case previous
+    /// Down / the next row (double tap A on three buttons, D, joystick down).
+    case next
+    /// Select / open / act (tap B, joystick centre).
+    case select
+    /// Back (tap C, joystick left).
+    case back
+    /// The next page or tab where a screen has them, else select (joystick right).
+    case forward
+    /// The secondary action of a row: start a task, cancel a commitment or focus (hold A).
+    case holdPrevious = "hold-previous"
+    /// The main action: complete a task, buy, feed, confirm (hold B).
+    case holdSelect = "hold-select"
+    /// Log an urge from home (hold C).
+    case holdBack = "hold-back"
+    /// Pet the pet on home (double tap B).
+    case doubleSelect = "double-select"
+    /// Home from anywhere (double tap C).
+    case doubleBack = "double-back"
+    /// A and C pressed together (does nothing by itself; undoes the taps it began with).
+    case chord
+    /// A and C held 3 s: factory reset.
+    case reset
+}
+
+/// One semantic input as a board reports it.
+public struct NavPress: Sendable, Hashable, CustomStringConvertible {
+    public var input: NavInput
+    /// It grows out of the tap just reported (a hold, double tap or chord begins with a tap, which
+    /// is reported at once): the navigator first undoes that tap's view change.
+    public var extendsTap: Bool
+    /// A button went down for it (wakes the screen, verifies a wake-up window). Long presses and
+    /// the 3-second chord are reported while the button is still down: not a new press.
+    public var isPress: Bool
+
+    public init(_ input: NavInput, extendsTap: Bool = false, isPress: Bool = true) {
+        self.input = input; self.extendsTap = extendsTap; self.isPress = isPress
+    }
+
+    public var description: String {
+        input.rawValue + (extendsTap ? " (undoes the tap)" : "") + (isPress ? "" : " (while held)")
+    }
+}
+
+/// What an input asks the device to do besides changing the view.
+public enum NavEffect: Sendable, Equatable {
+    /// A domain command (the device gives it an id and the current time). A refused one changes
+    /// nothing.
+    case send(Action)
+    /// Erase everything and start a new pet (A+C held 3 s, or the settings row on a joystick).
+    case factoryReset
+}
+
+/// The device's navigation: a pure state machine from semantic inputs and time to `UIState`
+/// changes and effects (SPEC §14). It never stores anything itself; the device sends the
+/// effects' commands and feeds back the events they commit (`note(events:)`).
+///
+/// Taps only change the view (with a few row actions that have no longer gesture, such as checking
+/// a habit), so a hold or double tap, which always begins with a tap, first undoes that tap's view
+/// change. The first press on a dim or sleeping screen, or on the boot screen, only wakes it
+/// (the whole press: its hold or double tap too); it still verifies an open wake-up window.
+public struct Navigator: Sendable {
+    public struct Config: Sendable, Equatable {
+        /// Seconds of no input before any screen goes back to home (SPEC §14: 30 s).
+        public var homeAfter: Int64 = 30
+        /// How long the boot screen shows unless a press dismisses it.
+        public var bootSeconds: Int64 = 3
+        /// How long a toast shows.
+        public var toastSeconds: Int64 = 4
+        /// At most this many toasts at once (the oldest goes).
+        public var maxToasts = 3
+        /// How long the reminder overlay shows unless dismissed.
+        public var reminderSeconds: Int64 = 15 * 60
+        /// The board has the A+C chord (3 and 4 buttons). Without it (joystick), factory reset is a
+        /// settings row.
+        public var hasChord = true
+        /// Rows a list screen shows at once (keeps `UIState.scroll` so the cursor is visible).
+        public var visibleRows = 6
+        public init() {}
+    }
+
+    public private(set) var ui: UIState
+    public var config: Config
+    /// Missed-while-off reminders the owner has seen (the banner counts the rest).
+    public private(set) var missedSeen: Int
+    /// The view before the last tap, to restore when the tap grows into a longer gesture.
+    var beforeTap: (ui: UIState, missedSeen: Int)?
+    /// The last press only woke the screen: its hold or double tap is ignored too.
+    var swallowing = false
+
+    /// Power on: the boot screen, for `config.bootSeconds` (`boot: false` starts on home).
+    public init(state: PetState, now: Instant, config: Config = Config(), boot: Bool = true) {
+        self.config = config
+        ui = UIState(screen: boot ? .boot : .home, lastInput: now)
+        if boot { ui.bootUntil = now + config.bootSeconds }
+        missedSeen = state.remindersMissed
+        sync(state: state, now: now)
+    }
+
+    /// A boot after the device was off: the boot screen again. Call it with the state *before*
+    /// the catch-up, so reminders missed meanwhile show in the banner.
+    public mutating func powerOn(state: PetState, now: Instant) {
+        self = Navigator(state: state, now: now, config: config, boot: true)
+    }
+
+    /// After a factory reset: a new pet on the home screen.
+    public mutating func resetDone(state: PetState, now: Instant) {
+        self = Navigator(state: state, now: now, config: config, boot: false)
+    }
+
+    /// The pairing code to show (nil: none). The phone link sets it.
+    public mutating func setPairingCode(_ code: String?) { ui.pairingCode = code }
+
+    // MARK: - Input
+
+    /// Handles one input at `now`; returns what the device must do (commands are sent in order).
+    public mutating func handle(_ p: NavPress, state: PetState, now: Instant) -> [NavEffect] {
+        var effects: [NavEffect] = []
+        if p.isPress {
+            // SPEC §8: any button pressed inside a wake-up window verifies it.
+            for id in state.awaitingButtonPress(at: now) {
+                effects.append(.send(.commitment(.verify(id: id, source: .button))))
+            }
+        }
+        sync(state: state, now: now)
+        if p.extendsTap && swallowing { return effects }
+        if p.isPress && !p.extendsTap && (ui.power != .awake || ui.screen == .boot) {
+            wake(now: now)
+            swallowing = true
+            beforeTap = nil
+            return effects
+        }
+        if p.isPress { swallowing = false }
+        ui.lastInput = now
+        ui.power = .awake
+        if p.extendsTap {
+            if let before = beforeTap { restore(before) }
+            beforeTap = nil
+        } else if p.isPress {
+            beforeTap = (ui, missedSeen)
+        }
+        effects += act(p.input, state: state, now: now)
+        sync(state: state, now: now)
+        return effects
+    }
+
+    private mutating func wake(now: Instant) {
+        ui.lastInput = now
+        ui.power = .awake
+        if ui.screen == .boot { ui.screen = .home; ui.bootUntil = nil }
+    }
+
+    /// Restores the view (not the clock, power, toasts or reminder arrivals since).
+    private mutating func restore(_ before: (ui: UIState, missedSeen: Int)) {
+        var v = before.ui
+        v.lastInput = ui.lastInput
+        v.power = ui.power
+        v.toasts = ui.toasts
+        v.pairingCode = ui.pairingCode
+        if before.ui.reminder == nil { v.reminder = ui.reminder }
+        ui = v
+        missedSeen = before.missedSeen
+    }
+
+    private mutating func act(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
+        if input == .reset, config.hasChord { return [.factoryReset] }
+        if input == .chord || input == .reset { return [] }
+        if let r = ui.reminder, ui.screen != .boot { return reminderInput(input, r, state: state) }
+        if ui.menu != nil { menuInput(input, state: state, now: now); return [] }
+        if input == .doubleBack { goHome(); return [] }
+        switch ui.screen {
+        case .boot: ui.screen = .home; return []
+        case .home: return homeInput(input, state: state, now: now)
+        case .today: return todayInput(input, state: state)
+        case .taskDetail: return detailInput(input, state: state)
+        case .store: return storeInput(input, state: state)
+        case .wardrobe: return wardrobeInput(input, state: state)
+        case .stats:
+            switch input {
+            case .next, .select, .forward: ui.statsPage = (ui.statsPage + 1) % 3
+            case .previous: ui.statsPage = (ui.statsPage + 2) % 3
+            case .back: pop()
+            default: break
+            }
+            return []
+        case .focus: return focusInput(input, state: state)
+        case .urgeLog: return urgeInput(input, state: state)
+        case .commitments: return commitmentInput(input, state: state, now: now)
+        case .settings: return settingsInput(input, state: state)
+        case .pairing:
+            if input == .back { pop() }
+            return []
+        }
+    }
+
+    // MARK: - Screens
+
+    private mutating func reminderInput(_ input: NavInput, _ r: Nudge, state: PetState) -> [NavEffect] {
+        ui.reminder = nil
+        switch input {
+        case .select, .forward:
+            switch r.source {
+            case .task where state.tasks[r.ref]?.isOpen == true:
+                open(.taskDetail); ui.detailTaskID = r.ref
+            case .task, .habit, .checkin, .course: open(.today)
+            case .commitment: open(.commitments)
+            case .focus: open(.focus)
+            case .pet: break
+            }
+        case .holdSelect:
+            if r.source == .task, state.tasks[r.ref]?.isOpen == true { return [.send(.completeTask(id: r.ref))] }
+        default: break
+        }
+        return []
+    }
+
+    private mutating func menuInput(_ input: NavInput, state: PetState, now: Instant) {
+        let n = NavRows.menu.count
+        let i = ui.menu ?? 0
+        switch input {
+        case .previous: ui.menu = (i + n - 1) % n
+        case .next: ui.menu = (i + 1) % n
+        case .select, .forward:
+            ui.menu = nil
+            open(NavRows.menu[i], state: state, now: now)
+        case .back, .doubleBack: ui.menu = nil
+        default: break
+        }
+    }
+
+    private mutating func homeInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
+        let tasks = state.openTasks()
+        let shown = tasks.indices.contains(ui.cursor) ? tasks[ui.cursor] : tasks.first
+        switch input {
+        case .previous: if !tasks.isEmpty { ui.cursor = (ui.cursor + tasks.count - 1) % tasks.count }
+        case .next: if !tasks.isEmpty { ui.cursor = (ui.cursor + 1) % tasks.count }
+        case .select, .forward: ui.menu = 0
+        case .holdSelect: if let t = shown { return [.send(.completeTask(id: t.id))] }
+        case .holdPrevious: if let t = shown, t.state == .pending { return [.send(.startTask(id: t.id))] }
+        case .doubleSelect: return [.send(.petThePet)]
+        case .back:
+            missedSeen = state.remindersMissed
+            ui.cursor = 0
+        case .holdBack:
+            let triggers = state.urgeTriggerMenu(at: now)
+            if !triggers.isEmpty { open(.urgeLog, state: state, now: now) }
+        default: break
+        }
+        return []
+    }
+
+    private mutating func todayInput(_ input: NavInput, state: PetState) -> [NavEffect] {
+        let rows = NavRows.today(state)
+        let row = rows.indices.contains(ui.cursor) ? rows[ui.cursor] : nil
+        switch input {
+        case .previous, .next: move(input, count: rows.count)
+        case .select, .forward:
+            switch row {
+            case .task(let id)?: open(.taskDetail); ui.detailTaskID = id
+            case .habit(let item)?:
+                return [.send(.habit(state.checkedToday.contains(item) ? .uncheck(item: item) : .check(item: item)))]
+            case nil: break
+            }
+        case .holdSelect: if case .task(let id)? = row { return [.send(.completeTask(id: id))] }
+        case .holdPrevious:
+            if case .task(let id)? = row, state.tasks[id]?.state == .pending { return [.send(.startTask(id: id))] }
+        case .back: pop()
+        default: break
+        }
+        return []
+    }
+
+    private mutating func detailInput(_ input: NavInput, state: PetState) -> [NavEffect] {
+        let tasks = state.openTasks()
+        guard let id = ui.detailTaskID, let t = state.tasks[id] else { pop(); return [] }
+        switch input {
+        case .previous, .next:
+            guard !tasks.isEmpty else { break }
+            let i = tasks.firstIndex { $0.id == id } ?? 0
+            let j = input == .next ? (i + 1) % tasks.count : (i + tasks.count - 1) % tasks.count
+            ui.detailTaskID = tasks[j].id
+        case .holdSelect:
+            if t.isOpen { pop(); return [.send(.completeTask(id: id))] }
+        case .holdPrevious:
+            if t.state == .pending { return [.send(.startTask(id: id))] }
+        case .back: pop()
+        default: break
+        }
+        return []
+    }
+
+    private mutating func storeInput(_ input: NavInput, state: PetState) -> [NavEffect] {
+        let items = NavRows.store(tab: ui.storeTab)
+        switch input {
+        case .previous, .next: move(input, count: items.count)
+        case .select, .forward:
+            ui.storeTab = (ui.storeTab + 1) % NavRows.storeTabs.count
+            ui.cursor = 0; ui.scroll = 0
+        case .holdSelect:
+            if items.indices.contains(ui.cursor) { return [.send(.shop(.buy(item: items[ui.cursor].id)))] }
+        case .back: pop()
+        default: break
+        }
+        return []
+    }
+
+    private mutating func wardrobeInput(_ input: NavInput, state: PetState) -> [NavEffect] {
+        let rows = NavRows.wardrobe(state)
+        let row = rows.indices.contains(ui.cursor) ? rows[ui.cursor] : nil
+        switch input {
+        case .previous, .next: move(input, count: rows.count)
+        case .select, .forward:
+            guard let row else { break }
+            switch row.kind {
+            case .food: break
+            case let .wearable(slot, worn):
+                return [.send(.shop(worn ? .unequip(slot: slot, item: row.item) : .equip(item: row.item)))]
+            case .homeItem(let slot?):
+                return [.send(.shop(.unplace(slot: slot)))]
+            case .homeItem(nil):
+                if let free = Catalogue.builtIn.homeSlots.first(where: { state.shop.placed[$0] == nil }) {
+                    return [.send(.shop(.place(item: row.item, slot: free)))]
+                }
+            }
+        case .holdSelect:
+            if let row, case .food = row.kind { return [.send(.shop(.feed(item: row.item)))] }
+        case .back: pop()
+        default: break
+        }
+        return []
+    }
+
+    private mutating func focusInput(_ input: NavInput, state: PetState) -> [NavEffect] {
+        switch input {
+        case .select, .forward:
+            if state.commitments.focus == nil { return [.send(.commitment(.startFocus(minutes: nil, block: [])))] }
+        case .holdPrevious:
+            if state.commitments.focus != nil { return [.send(.commitment(.cancelFocus))] }
+        case .back: pop()
+        default: break
+        }
+        return []
+    }
+
+    private mutating func urgeInput(_ input: NavInput, state: PetState) -> [NavEffect] {
+        let n = max(1, ui.urgeTriggers.count), outcomes = QuitOutcome.allCases.count
+        switch input {
+        case .previous, .next:
+            let step = input == .next ? 1 : -1
+            if let o = ui.urgeOutcome { ui.urgeOutcome = (o + step + outcomes) % outcomes }
+            else { ui.urgeTrigger = (ui.urgeTrigger + step + n) % n }
+        case .select, .forward:
+            guard ui.urgeTriggers.indices.contains(ui.urgeTrigger) else { break }
+            guard let o = ui.urgeOutcome else { ui.urgeOutcome = 0; break }
+            let trigger = ui.urgeTriggers[ui.urgeTrigger]
+            goHome()
+            return [.send(.quit(.log(trigger: trigger, outcome: QuitOutcome.allCases[o], thoughts: nil)))]
+        case .back:
+            if ui.urgeOutcome != nil { ui.urgeOutcome = nil } else { pop() }
+        default: break
+        }
+        return []
+    }
+
+    private mutating func commitmentInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
+        let rows = NavRows.commitments(state)
+        let c = rows.indices.contains(ui.cursor) ? rows[ui.cursor] : nil
+        switch input {
+        case .previous, .next: move(input, count: rows.count)
+        case .select, .forward:
+            if let c, let o = c.current, o.contains(now), c.kind == .wakeUp || c.kind == .onTime {
+                return [.send(.commitment(.verify(id: c.id, source: .button)))]
+            }
+        case .holdPrevious:
+            if let c { return [.send(.commitment(.cancel(id: c.id)))] }
+        case .back: pop()
+        default: break
+        }
+        return []
+    }
+
+    private mutating func settingsInput(_ input: NavInput, state: PetState) -> [NavEffect] {
+        let rows = NavRows.settings(hasChord: config.hasChord)
+        guard rows.indices.contains(ui.cursor) else { ui.cursor = 0; return [] }
+        let row = rows[ui.cursor]
+        if ui.editingSetting {
+            switch input {
+            case .previous, .next:
+                ui.editValue = Navigator.step(row, ui.editValue, up: input == .previous)
+            case .select, .forward:
+                ui.editingSetting = false
+                if let a = Navigator.action(row, value: ui.editValue, state: state) { return [.send(a)] }
+            case .holdSelect:
+                if row == .factoryReset { ui.editingSetting = false; return [.factoryReset] }
+            case .back: ui.editingSetting = false
+            default: break
+            }
+            return []
+        }
+        switch input {
+        case .previous, .next: move(input, count: rows.count)
+        case .select, .forward:
+            if row.isValue || row == .factoryReset {
+                ui.editingSetting = true
+                ui.editValue = Navigator.value(row, state: state)
+            } else if let a = Navigator.action(row, value: 0, state: state) {
+                return [.send(a)]
+            }
+        case .back: pop()
+        default: break
+        }
+        return []
+    }
+
+    // MARK: - Settings values
+
+    static let dimChoices = [15, 30, 60, 120, 300, 600, 1800, 3600]
+    static let sleepChoices = [60, 120, 300, 600, 900, 1800, 3600, 7200]
+
+    /// The current value of a settings row (what editing starts from).
+    static func value(_ row: NavRows.SettingRow, state: PetState) -> Int {
+        switch row {
+        case .dayStart: state.clock.dayStartHour
+        case .quietStart: state.quiet.startMinute
+        case .quietEnd: state.quiet.endMinute
+        case .brightness: state.device.brightness
+        case .dimAfter: state.device.dimAfter
+        case .sleepAfter: state.device.sleepAfter
+        case .theme, .sound, .pause, .factoryReset: 0
+        }
+    }
+
+    /// One step up or down (wrapping) of a value row.
+    static func step(_ row: NavRows.SettingRow, _ v: Int, up: Bool) -> Int {
+        func choose(_ list: [Int]) -> Int {
+            let i = list.lastIndex { $0 <= v } ?? 0
+            let exact = list.indices.contains(i) && list[i] == v
+            let j = up ? (i + 1) % list.count : (exact ? (i + list.count - 1) % list.count : i)
+            return list[j]
+        }
+        switch row {
+        case .dayStart: return ((v + (up ? 1 : -1)) % 24 + 24) % 24
+        case .quietStart, .quietEnd:
+            let m = v / 30 * 30
+            return ((m + (up ? 30 : (m == v ? -30 : 0))) % 1440 + 1440) % 1440
+        case .brightness:
+            let b = v / 10 * 10
+            let n = b + (up ? 10 : (b == v ? -10 : 0))
+            return n > 100 ? 10 : (n < 10 ? 100 : n)
+        case .dimAfter: return choose(dimChoices)
+        case .sleepAfter: return choose(sleepChoices)
+        case .theme, .sound, .pause, .factoryReset: return v
+        }
+    }
+
+    /// The command a settings row sends: toggles flip, value rows save `value`.
+    static func action(_ row: NavRows.SettingRow, value: Int, state: PetState) -> Action? {
+        var d = state.device
+        switch row {
+        case .dayStart: return .setDayStart(hour: value)
+        case .quietStart: return .setQuietHours(startMinute: value, endMinute: state.quiet.endMinute)
+        case .quietEnd: return .setQuietHours(startMinute: state.quiet.startMinute, endMinute: value)
+        case .theme: d.theme = d.theme == .dark ? .light : .dark
+        case .sound: d.sound.toggle()
+        case .brightness: d.brightness = value
+        case .dimAfter: d.dimAfter = value
+        case .sleepAfter: d.sleepAfter = value
+        case .pause: return state.paused ? .resume : .pause
+        case .factoryReset: return nil
+        }
+        return .setDevice(d)
+    }
+
+    // MARK: - Moving around
+
+    /// Opens a screen on top of the current one.
+    mutating func open(_ s: ScreenID, state: PetState? = nil, now: Instant? = nil) {
+        ui.backStack.append(ui.screen)
+        ui.screen = s
+        ui.cursor = 0; ui.scroll = 0
+        ui.menu = nil
+        ui.editingSetting = false
+        switch s {
+        case .stats: ui.statsPage = 0
+        case .store: ui.storeTab = 0
+        case .urgeLog:
+            ui.urgeTriggers = state.flatMap { st in now.map { st.urgeTriggerMenu(at: $0) } } ?? []
+            ui.urgeTrigger = 0; ui.urgeOutcome = nil
+        default: break
+        }
+    }
+
+    /// Back one screen. Back to home from a menu screen reopens the menu on it.
+    mutating func pop() {
+        let from = ui.screen
+        ui.screen = ui.backStack.popLast() ?? .home
+        ui.editingSetting = false
+        ui.urgeOutcome = nil
+        ui.cursor = 0; ui.scroll = 0
+        if from == .taskDetail, ui.screen == .today { restoreTodayCursor = ui.detailTaskID }
+        if ui.screen == .home, let i = NavRows.menu.firstIndex(of: from), from != .urgeLog { ui.menu = i }
+    }
+
+    /// Set by `pop` from the task detail: the today row to put the cursor on (resolved in `sync`).
+    var restoreTodayCursor: String?
+
+    mutating func goHome() {
+        ui.screen = .home
+        ui.backStack = []
+        ui.menu = nil
+        ui.cursor = 0; ui.scroll = 0
+        ui.editingSetting = false
+        ui.urgeOutcome = nil
+    }
+
+    mutating func move(_ input: NavInput, count: Int) {
+        guard count > 0 else { ui.cursor = 0; return }
+        ui.cursor = input == .next ? (ui.cursor + 1) % count : (ui.cursor + count - 1) % count
+    }
+
+    // MARK: - Time and events
+
+    /// Time passes: the boot screen ends, idle goes home, the screen dims and sleeps, toasts and
+    /// the reminder overlay expire.
+    public mutating func tick(state: PetState, now: Instant) {
+        sync(state: state, now: now)
+    }
+
+    /// Committed events: toasts for rewards, level-ups, badges and the pet's lines (away from home,
+    /// whose speech bubble shows them); the reminder
+    /// overlay for reminders shown now (which also light the screen).
+    public mutating func note(events: [Event], state: PetState, now: Instant) {
+        for e in events {
+            let until = e.at + config.toastSeconds
+            switch e.kind {
+            case let .taskCompleted(_, _, reward) where reward.coins > 0:
+                toast("+\(reward.coins) coins", .reward, until: until, now: now)
+            case .levelReached(let level):
+                toast("Level \(level)!", .levelUp, until: until, now: now)
+            case .badgeEarned(let id):
+                toast("Badge: " + (Badges.kind(id: id)?.title ?? id), .badge, until: until, now: now)
+            case .petSaid(let key):
+                // On home the speech bubble says it already.
+                if ui.screen != .home || ui.menu != nil, let line = Lines.line(key: key) {
+                    toast(line.text, .line, until: until, now: now)
+                }
+            case let .reminderDue(taskID, index):
+                remind(Nudge(id: "task:\(taskID):\(index)", source: .task, ref: taskID, due: e.at, solicited: true), now: now)
+            case .notice(.shown(let n)):
+                remind(n, now: now)
+            default: break
+            }
+        }
+        sync(state: state, now: now)
+    }
+
+    private mutating func toast(_ text: String, _ kind: Toast.Kind, until: Instant, now: Instant) {
+        guard until > now else { return }
+        ui.toasts.append(Toast(text: text, kind: kind, until: until))
+        if ui.toasts.count > config.maxToasts { ui.toasts.removeFirst(ui.toasts.count - config.maxToasts) }
+    }
+
+    private mutating func remind(_ n: Nudge, now: Instant) {
+        guard now - n.due < config.reminderSeconds else { return }
+        ui.reminder = n
+        // A reminder lights the screen: the next press acts at once.
+        if n.due > ui.lastInput { ui.lastInput = n.due }
+        if ui.screen == .boot { ui.screen = .home; ui.bootUntil = nil }
+    }
+
+    /// Brings the derived parts of the view up to date with `state` and `now`.
+    mutating func sync(state: PetState, now: Instant) {
+        if ui.screen == .boot, let until = ui.bootUntil, now >= until {
+            ui.screen = .home; ui.bootUntil = nil
+        }
+        let idle = now - ui.lastInput
+        if idle >= config.homeAfter && ui.screen != .boot {
+            let busy = (ui.screen == .focus && state.commitments.focus != nil)
+                || (ui.screen == .pairing && ui.pairingCode != nil)
+            if !busy && (ui.screen != .home || ui.menu != nil || ui.cursor != 0) { goHome() }
+        }
+        let d = state.device
+        ui.power = idle >= Int64(d.sleepAfter) ? .asleep : idle >= Int64(d.dimAfter) ? .dim : .awake
+        ui.toasts.removeAll { $0.until <= now }
+        if let r = ui.reminder, now - r.due >= config.reminderSeconds { ui.reminder = nil }
+        ui.missedBanner = max(0, state.remindersMissed - missedSeen)
+        clampCursor(state: state)
+    }
+
+    private mutating func clampCursor(state: PetState) {
+        let count: Int
+        switch ui.screen {
+        case .home: count = state.openTasks().count
+        case .today:
+            let rows = NavRows.today(state)
+            if let id = restoreTodayCursor, let i = rows.firstIndex(of: .task(id: id)) { ui.cursor = i }
+            restoreTodayCursor = nil
+            count = rows.count
+        case .store: count = NavRows.store(tab: ui.storeTab).count
+        case .wardrobe: count = NavRows.wardrobe(state).count
+        case .commitments: count = NavRows.commitments(state).count
+        case .settings: count = NavRows.settings(hasChord: config.hasChord).count
+        default: return
+        }
+        if ui.screen == .home {
+            if ui.cursor >= count { ui.cursor = 0 }
+            return
+        }
+        if ui.cursor >= count { ui.cursor = max(0, count - 1) }
+        let rows = max(1, config.visibleRows)
+        if ui.cursor < ui.scroll { ui.scroll = ui.cursor }
+        if ui.cursor >= ui.scroll + rows { ui.scroll = ui.cursor - rows + 1 }
+        if ui.scroll > max(0, count - rows) { ui.scroll = max(0, count - rows) }
+    }
+}

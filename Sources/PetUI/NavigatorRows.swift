@@ -1,0 +1,178 @@
+import PetCore
+
+/// The rows of every list screen, in display order. The navigator moves `UIState.cursor` over
+/// these and the screens draw them, so both always agree on what row N is.
+public enum NavRows {
+    // MARK: - Menu (over the home screen)
+
+    /// The menu opened from home (tap B), in order.
+    public static let menu: [ScreenID] = [
+        .today, .store, .wardrobe, .stats, .focus, .urgeLog, .commitments, .settings, .pairing,
+    ]
+
+    /// The menu label of a screen.
+    public static func title(_ s: ScreenID) -> String {
+        switch s {
+        case .boot: "DeskPet"
+        case .home: "Home"
+        case .today: "Today"
+        case .taskDetail: "Task"
+        case .store: "Store"
+        case .wardrobe: "Wardrobe"
+        case .stats: "Stats"
+        case .focus: "Focus"
+        case .urgeLog: "Urge log"
+        case .commitments: "Commitments"
+        case .settings: "Settings"
+        case .pairing: "Pairing"
+        }
+    }
+
+    // MARK: - Today
+
+    public enum TodayRow: Sendable, Equatable {
+        /// An open task (due today, overdue, or with no due date), in list order.
+        case task(id: String)
+        /// A checklist box: a habit id, `movement` or `observation`.
+        case habit(item: String)
+    }
+
+    /// Today's rows: the open tasks (`state.openTasks()`), then the habit checklist
+    /// (`state.checklist`, `movement` last).
+    public static func today(_ state: PetState) -> [TodayRow] {
+        state.openTasks().map { .task(id: $0.id) } + state.checklist.map { .habit(item: $0) }
+    }
+
+    // MARK: - Store
+
+    /// Store tabs (`UIState.storeTab`): food, wearables, skins, home items (furniture, trinkets,
+    /// backgrounds).
+    public static let storeTabs = ["Food", "Wear", "Skins", "Home"]
+
+    /// The catalogue items of a store tab, in catalogue order.
+    public static func store(tab: Int, catalogue: Catalogue = .builtIn) -> [CatalogueItem] {
+        let kinds: [ItemKind]
+        switch tab {
+        case 0: kinds = [.food]
+        case 1: kinds = [.wearable]
+        case 2: kinds = [.skin]
+        default: kinds = [.furniture, .trinket, .background]
+        }
+        return catalogue.items.filter { item in item.itemKind.map(kinds.contains) ?? false }
+    }
+
+    // MARK: - Wardrobe
+
+    /// A row of the wardrobe/home screen: something the pet owns.
+    public struct WardrobeRow: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// Food in the inventory (hold B feeds one serving).
+            case food(servings: Int)
+            /// Worn in a slot (`worn` = it is on now); tap B puts it on or takes it off.
+            case wearable(slot: String, worn: Bool)
+            /// A home item; `slot` = where it stands now (nil: stored). Tap B places or stores it.
+            case homeItem(slot: String?)
+        }
+        public var item: String
+        public var name: String
+        public var kind: Kind
+    }
+
+    /// What the pet owns, in catalogue order: food, then things it wears, then home items.
+    public static func wardrobe(_ state: PetState, catalogue: Catalogue = .builtIn) -> [WardrobeRow] {
+        var food: [WardrobeRow] = [], wear: [WardrobeRow] = [], home: [WardrobeRow] = []
+        for item in catalogue.items {
+            guard let owned = state.shop.owned[item.id], owned.count > 0 else { continue }
+            switch owned.kind {
+            case .food:
+                food.append(WardrobeRow(item: item.id, name: item.name, kind: .food(servings: owned.count)))
+            case .wearable, .skin, .background:
+                let slot = owned.wearSlot ?? item.wearSlot ?? ""
+                wear.append(WardrobeRow(item: item.id, name: item.name,
+                                        kind: .wearable(slot: slot, worn: state.shop.worn[slot] == item.id)))
+            case .furniture, .trinket:
+                home.append(WardrobeRow(item: item.id, name: item.name, kind: .homeItem(slot: state.shop.slot(of: item.id))))
+            }
+        }
+        return food + wear + home
+    }
+
+    // MARK: - Commitments
+
+    /// The active commitments, by id (`state.commitments.active`).
+    public static func commitments(_ state: PetState) -> [Commitment] { state.commitments.active }
+
+    // MARK: - Settings
+
+    public enum SettingRow: String, Sendable, CaseIterable {
+        /// The hour days start (0–23): B edits, A/D up/down, B saves.
+        case dayStart = "day-start"
+        /// Quiet hours start and end (minutes of the day, 30-minute steps): B edits.
+        case quietStart = "quiet-start"
+        case quietEnd = "quiet-end"
+        /// Light/dark: B toggles.
+        case theme
+        /// Buzzer on/off: B toggles.
+        case sound
+        /// 10–100 % in steps of 10: B edits.
+        case brightness
+        /// Dim and sleep times (seconds): B edits.
+        case dimAfter = "dim"
+        case sleepAfter = "sleep"
+        /// Pause (vacation) on/off: B toggles.
+        case pause
+        /// Factory reset, only on boards without the A+C chord (the joystick): B arms it, then
+        /// hold B erases everything.
+        case factoryReset = "factory-reset"
+
+        /// The label on the settings screen.
+        public var title: String {
+            switch self {
+            case .dayStart: "Day starts"
+            case .quietStart: "Quiet from"
+            case .quietEnd: "Quiet until"
+            case .theme: "Theme"
+            case .sound: "Sound"
+            case .brightness: "Brightness"
+            case .dimAfter: "Dim after"
+            case .sleepAfter: "Sleep after"
+            case .pause: "Pause"
+            case .factoryReset: "Factory reset"
+            }
+        }
+
+        /// Edited with a value (B, then up/down, then B) rather than toggled by B.
+        public var isValue: Bool {
+            switch self {
+            case .dayStart, .quietStart, .quietEnd, .brightness, .dimAfter, .sleepAfter: true
+            case .theme, .sound, .pause, .factoryReset: false
+            }
+        }
+    }
+
+    /// The settings rows; `factoryReset` only when the board has no A+C chord.
+    public static func settings(hasChord: Bool = true) -> [SettingRow] {
+        SettingRow.allCases.filter { hasChord ? $0 != .factoryReset : true }
+    }
+
+    /// The value a row shows, as text (`editing` = the pending value while editing).
+    public static func settingText(_ row: SettingRow, state: PetState, editing: Int? = nil) -> String {
+        func hm(_ minute: Int) -> String {
+            let h = minute / 60, m = minute % 60
+            return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
+        }
+        func duration(_ s: Int) -> String { s % 60 == 0 ? "\(s / 60) min" : "\(s) s" }
+        switch row {
+        case .dayStart: return hm((editing ?? state.clock.dayStartHour) * 60)
+        case .quietStart: return hm(editing ?? state.quiet.startMinute)
+        case .quietEnd: return hm(editing ?? state.quiet.endMinute)
+        case .theme: return state.device.theme == .dark ? "dark" : "light"
+        case .sound: return state.device.sound ? "on" : "off"
+        case .brightness: return "\(editing ?? state.device.brightness) %"
+        case .dimAfter: return duration(editing ?? state.device.dimAfter)
+        case .sleepAfter: return duration(editing ?? state.device.sleepAfter)
+        case .pause: return state.paused ? "on" : "off"
+        case .factoryReset: return editing != nil ? "hold B to erase" : ""
+        }
+    }
+}

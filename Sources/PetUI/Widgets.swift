@@ -1,0 +1,412 @@
+import PetCore
+
+// Widgets.swift — the building blocks every screen is drawn with: the size class of a display,
+// the colours a screen may use (two on 1-bit displays), text faces with ellipsizing and word
+// wrapping, the title bar, list rows with a cursor and scrolling, progress bars, check boxes.
+// Layout rules: docs/screens.md.
+
+/// How a display is laid out. Every screen has one layout per class.
+public enum SizeClass: String, Sendable {
+    /// 240×240 colour: stacked layout, large text.
+    case square
+    /// 320×240 colour: pet or chart on the left, information on the right.
+    case wide
+    /// 128×64 1-bit OLED: terse, small text only.
+    case tiny
+    /// 250×122 1-bit e-paper: high contrast, no animation, small text with large headings.
+    case paper
+}
+
+extension DisplayProfile {
+    /// The layout class (from the size, so an unknown profile still gets a sensible layout).
+    public var sizeClass: SizeClass {
+        if height < 110 || width < 200 { return .tiny }
+        if height < 180 { return .paper }
+        return width * 10 >= height * 12 ? .wide : .square
+    }
+}
+
+/// The colours a screen draws with. On 1-bit displays everything is the theme's text or
+/// background colour, so a frame never holds a third colour whatever the theme says.
+struct ScreenColors {
+    var bg: RGB565
+    var fg: RGB565
+    var muted: RGB565
+    var accent: RGB565
+    /// Text drawn on an `accent` fill.
+    var onAccent: RGB565
+    var panel: RGB565
+    var track: RGB565
+    var coin: RGB565
+    var flame: RGB565
+    var good: RGB565
+    var backdrop: RGB565
+    var bubble: RGB565
+    var bubbleBorder: RGB565
+    var bubbleText: RGB565
+    var mono: Bool
+
+    init(_ t: Theme, mono: Bool) {
+        self.mono = mono
+        bg = t.background
+        fg = t.text
+        if mono {
+            muted = t.text; accent = t.text; onAccent = t.background; panel = t.background
+            track = t.background; coin = t.text; flame = t.text; good = t.text
+            backdrop = t.background; bubble = t.background; bubbleBorder = t.text; bubbleText = t.text
+        } else {
+            muted = t.mutedText; accent = t.accent; panel = t.panel; track = t.track
+            coin = t.coin; flame = t.flame; good = t.good
+            // The accent is a bright yellow in both themes: dark text on it.
+            onAccent = ScreenColors.luma(t.background) > ScreenColors.luma(t.text) ? t.text : t.background
+            backdrop = t.petBackdrop; bubble = t.bubble; bubbleBorder = t.bubbleBorder
+            // Whichever of the theme's text and background reads better on the bubble.
+            let b = ScreenColors.luma(t.bubble)
+            bubbleText = abs(b - ScreenColors.luma(t.text)) >= abs(b - ScreenColors.luma(t.background)) ? t.text : t.background
+        }
+    }
+
+    static func luma(_ c: RGB565) -> Int { 3 * Int(c.r8) + 6 * Int(c.g8) + Int(c.b8) }
+}
+
+/// A text face: the 6×8 font or the 12×16 one (`FontFace`).
+enum TextSize {
+    case small, large
+
+    var face: FontFace { self == .large ? .large : .small }
+    var advance: Int { face.cellWidth }
+    var height: Int { face.cellHeight }
+}
+
+enum Txt {
+    static func width(_ s: String, _ f: TextSize) -> Int { Font.textWidth(s, face: f.face) }
+
+    /// `s` shortened with "..." to fit `maxWidth`.
+    static func fit(_ s: String, _ f: TextSize, _ maxWidth: Int) -> String { Font.fit(s, face: f.face, maxWidth: maxWidth) }
+
+    /// Draws `s` ellipsized to `maxWidth` (never past the right edge of the canvas either).
+    @discardableResult
+    static func draw(_ c: inout Canvas, _ s: String, x: Int, y: Int, _ color: RGB565, _ f: TextSize = .small,
+                     maxWidth: Int? = nil) -> Int {
+        // Text that would not fit vertically is left out rather than cut (odd display sizes).
+        guard !s.isEmpty, y >= 0, y + f.height <= c.height else { return 0 }
+        let room = max(0, c.width - x)
+        let w = min(maxWidth ?? room, room)
+        guard w >= f.advance else { return 0 }
+        return c.drawText(s, x: x, y: y, color: color, face: f.face, maxWidth: w)
+    }
+
+    /// Draws `s` right-aligned so it ends at `right`; returns its left edge.
+    @discardableResult
+    static func drawRight(_ c: inout Canvas, _ s: String, right: Int, y: Int, _ color: RGB565, _ f: TextSize = .small,
+                          maxWidth: Int? = nil) -> Int {
+        let shown = maxWidth.map { fit(s, f, $0) } ?? s
+        let x = right - width(shown, f)
+        draw(&c, shown, x: max(0, x), y: y, color, f, maxWidth: right - max(0, x))
+        return x
+    }
+
+    /// Draws `s` centred in [x, x+w).
+    static func drawCentred(_ c: inout Canvas, _ s: String, x: Int, w: Int, y: Int, _ color: RGB565, _ f: TextSize = .small) {
+        let shown = fit(s, f, w)
+        draw(&c, shown, x: x + (w - width(shown, f)) / 2, y: y, color, f, maxWidth: w)
+    }
+
+    /// Word-wraps `s` into at most `maxLines` lines of `width` pixels; words longer than a line are
+    /// broken; when text is left over the last line ends in "...".
+    static func wrap(_ s: String, _ f: TextSize, width: Int, maxLines: Int) -> [String] {
+        let cap = max(1, width / f.advance)
+        guard maxLines > 0 else { return [] }
+        var words = s.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        var lines: [String] = []
+        var cur = ""
+        var i = 0
+        while i < words.count && lines.count < maxLines {
+            let w = words[i]
+            if cur.isEmpty {
+                if w.count <= cap { cur = w; i += 1 } else {
+                    lines.append(String(w.prefix(cap)))
+                    words[i] = String(w.dropFirst(cap))
+                }
+            } else if cur.count + 1 + w.count <= cap {
+                cur += " " + w; i += 1
+            } else {
+                lines.append(cur); cur = ""
+            }
+        }
+        if !cur.isEmpty {
+            if lines.count < maxLines { lines.append(cur) } else { i -= 1 }
+        }
+        if i < words.count, let last = lines.popLast() {
+            let rest = words[max(0, i)...].joined(separator: " ")
+            lines.append(Font.fit(last + " " + rest, face: f.face, maxWidth: cap * f.advance))
+        }
+        return lines
+    }
+
+    /// Draws wrapped text; returns the height used.
+    @discardableResult
+    static func drawWrapped(_ c: inout Canvas, _ s: String, x: Int, y: Int, width: Int, maxLines: Int,
+                            _ color: RGB565, _ f: TextSize = .small, lineGap: Int = 2, centred: Bool = false) -> Int {
+        let lines = wrap(s, f, width: width, maxLines: maxLines)
+        for (k, line) in lines.enumerated() {
+            let ly = y + k * (f.height + lineGap)
+            if centred { drawCentred(&c, line, x: x, w: width, y: ly, color, f) }
+            else { draw(&c, line, x: x, y: ly, color, f, maxWidth: width) }
+        }
+        return lines.count * (f.height + lineGap) - (lines.isEmpty ? 0 : lineGap)
+    }
+}
+
+/// A mark at the start of a list row.
+enum RowMark: Equatable {
+    case none
+    case box(checked: Bool)
+    /// Started, not done: a box with a dot.
+    case started
+    case glyph(Character)
+}
+
+/// One row of a list screen.
+struct ListRow {
+    var text: String
+    var right: String? = nil
+    var mark: RowMark = .none
+    /// A section label: not selectable, drawn small and muted with a rule.
+    var section = false
+    var muted = false
+    /// Draw `right` in the row's face even on colour displays (values that matter, e.g. settings).
+    var rightLarge = false
+
+    init(_ text: String, right: String? = nil, mark: RowMark = .none, muted: Bool = false) {
+        self.text = text; self.right = right; self.mark = mark; self.muted = muted
+    }
+
+    static func sectionLabel(_ text: String, right: String? = nil) -> ListRow {
+        var r = ListRow(text, right: right); r.section = true; return r
+    }
+}
+
+/// One screen being drawn: the context, its colours and the metrics of its size class.
+struct Look {
+    let ctx: ScreenContext
+    let pal: ScreenColors
+    let size: SizeClass
+    let W: Int
+    let H: Int
+
+    init(_ c: ScreenContext) {
+        ctx = c
+        size = c.profile.sizeClass
+        pal = ScreenColors(c.theme, mono: c.profile.isMonochrome)
+        W = c.profile.width
+        H = c.profile.height
+    }
+
+    var state: PetState { ctx.state }
+    var ui: UIState { ctx.ui }
+    var now: Instant { ctx.now }
+    var big: Bool { size == .square || size == .wide }
+
+    /// TextSize of titles and list rows.
+    var titleFace: TextSize { size == .tiny ? .small : .large }
+    var rowFace: TextSize { big ? .large : .small }
+    var pad: Int { big ? 8 : (size == .paper ? 4 : 2) }
+    var headerHeight: Int {
+        switch size { case .square, .wide: 28; case .paper: 20; case .tiny: 10 }
+    }
+    var rowHeight: Int {
+        switch size { case .square, .wide: 24; case .paper: 12; case .tiny: 9 }
+    }
+    /// The area below the title bar.
+    var content: Rect { Rect(x: 0, y: headerHeight + (big ? 2 : 1), w: W, h: H - headerHeight - (big ? 2 : 1)) }
+
+    /// A new frame.
+    func begin(_ c: inout Canvas) { c.clear(pal.bg) }
+
+    // MARK: Title bar
+
+    /// The title bar: title on the left, `right` (e.g. the coin balance) on the right.
+    func header(_ c: inout Canvas, _ title: String, right: String? = nil) {
+        let h = headerHeight
+        let f = titleFace
+        switch size {
+        case .tiny:
+            c.fillRect(x: 0, y: 0, w: W, h: h - 1, color: pal.fg)
+            var rx = W - 1
+            if let right { rx = Txt.drawRight(&c, right, right: W - 2, y: 1, pal.bg, .small, maxWidth: W / 2) - 4 }
+            Txt.draw(&c, title, x: 2, y: 1, pal.bg, .small, maxWidth: rx - 2)
+        case .paper:
+            var rx = W
+            if let right { rx = Txt.drawRight(&c, right, right: W - pad, y: 2, pal.fg, .large, maxWidth: W / 2) - 8 }
+            Txt.draw(&c, title, x: pad, y: 2, pal.fg, f, maxWidth: rx - pad)
+            c.fillRect(x: 0, y: h - 1, w: W, h: 2, color: pal.fg)
+        case .square, .wide:
+            c.fillRect(x: 0, y: 0, w: W, h: h, color: pal.panel)
+            c.fillRect(x: 0, y: h, w: W, h: 2, color: pal.accent)
+            var rx = W
+            if let right { rx = Txt.drawRight(&c, right, right: W - pad, y: 6, pal.fg, .large, maxWidth: W / 2) - 10 }
+            Txt.draw(&c, title, x: pad, y: 6, pal.fg, f, maxWidth: rx - pad)
+        }
+    }
+
+    /// "⊙ 125" — the coin balance as shown in title bars.
+    func coinText(_ n: Int) -> String { String(Glyph.coin) + Fmt.compact(n) }
+
+    // MARK: Lists
+
+    /// Draws `rows` in `area` with the row `selected` (an index into `rows`) highlighted, scrolled
+    /// so it is visible (`ui.scroll` is kept as the first row when it still shows the cursor).
+    /// Returns the first visible row.
+    @discardableResult
+    func list(_ c: inout Canvas, _ rows: [ListRow], selected: Int?, area: Rect, rowHeight rh: Int? = nil) -> Int {
+        let rh = rh ?? rowHeight
+        let fits = max(1, area.h / rh)
+        let maxFirst = max(0, rows.count - fits)
+        var first = min(max(0, ui.scroll), maxFirst)
+        if let s = selected {
+            if s < first || s >= first + fits {
+                first = s < fits - 1 ? 0 : s - fits + 2
+            }
+            // Show the section label above the first item when scrolled to the top.
+            if s >= 0, s < rows.count, first == s, s > 0, rows[s - 1].section { first = s - 1 }
+        }
+        first = min(max(0, first), maxFirst)
+        let scrolls = rows.count > fits
+        let barW = scrolls ? (big ? 5 : 3) : 0
+        let rowW = area.w - barW - (scrolls ? 1 : 0)
+        for i in first..<min(rows.count, first + fits) {
+            let y = area.y + (i - first) * rh
+            drawRow(&c, rows[i], Rect(x: area.x, y: y, w: rowW, h: rh), highlighted: i == selected)
+        }
+        if scrolls {
+            let tx = area.maxX - barW
+            if pal.mono {
+                c.vline(x: tx + barW / 2, y: area.y, h: fits * rh, color: pal.fg)
+            } else {
+                c.fillRoundedRect(x: tx, y: area.y, w: barW, h: fits * rh, radius: barW / 2, color: pal.track)
+            }
+            let th = max(barW + 2, fits * rh * fits / rows.count)
+            let ty = area.y + (fits * rh - th) * first / max(1, maxFirst)
+            c.fillRoundedRect(x: tx, y: ty, w: barW, h: th, radius: barW / 2, color: pal.mono ? pal.fg : pal.muted)
+        }
+        return first
+    }
+
+    func drawRow(_ c: inout Canvas, _ row: ListRow, _ r: Rect, highlighted: Bool) {
+        if row.section {
+            let f: TextSize = .small
+            let ty = r.maxY - f.height - (big ? 3 : 1)
+            let w = Txt.draw(&c, row.text, x: r.x + pad, y: ty, pal.muted, f, maxWidth: r.w - 2 * pad)
+            var rightEdge = r.maxX - pad
+            if let right = row.right { rightEdge = Txt.drawRight(&c, right, right: r.maxX - pad, y: ty, pal.muted, f) - 4 }
+            let lx = r.x + pad + w + 4
+            if rightEdge - lx > 4 { c.hline(x: lx, y: ty + 3, w: rightEdge - lx, color: pal.mono ? pal.fg : pal.track) }
+            return
+        }
+        let f = rowFace
+        var ink = row.muted ? pal.muted : pal.fg
+        if highlighted {
+            if big { c.fillRoundedRect(x: r.x + 2, y: r.y + 1, w: r.w - 4, h: r.h - 2, radius: 5, color: pal.accent) }
+            else { c.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: pal.fg) }
+            ink = big ? pal.onAccent : pal.bg
+        }
+        let ty = r.y + (r.h - f.height) / 2 + (big ? 1 : 0)
+        var x = r.x + pad
+        switch row.mark {
+        case .none: break
+        case .box(let checked):
+            let s = big ? 14 : 7
+            let by = r.y + (r.h - s) / 2
+            checkBox(&c, x: x, y: by, size: s, checked: checked, ink: ink, highlighted: highlighted)
+            x += s + (big ? 8 : 3)
+        case .started:
+            let s = big ? 14 : 7
+            let by = r.y + (r.h - s) / 2
+            checkBox(&c, x: x, y: by, size: s, checked: false, ink: ink, highlighted: highlighted)
+            let d = big ? 6 : 3
+            c.fillRect(x: x + (s - d) / 2, y: by + (s - d) / 2, w: d, h: d, color: ink)
+            x += s + (big ? 8 : 3)
+        case .glyph(let g):
+            Txt.draw(&c, String(g), x: x, y: ty, ink, f)
+            x += f.advance + (big ? 4 : 1)
+        }
+        var right = r.maxX - pad
+        if let rt = row.right, !rt.isEmpty {
+            // Details on the right: small on colour displays (the title gets the room), same size elsewhere.
+            let small = big && !row.rightLarge
+            let rf: TextSize = small ? .small : f
+            let ry = small ? ty + 5 : ty
+            let rInk = highlighted || row.muted ? ink : (small ? pal.muted : ink)
+            right = Txt.drawRight(&c, rt, right: r.maxX - pad, y: ry, rInk, rf, maxWidth: (r.maxX - x) / 2) - (big ? 6 : f.advance / 2)
+        }
+        Txt.draw(&c, row.text, x: x, y: ty, ink, f, maxWidth: right - x)
+    }
+
+    func checkBox(_ c: inout Canvas, x: Int, y: Int, size s: Int, checked: Bool, ink: RGB565, highlighted: Bool) {
+        let t = s >= 12 ? 2 : 1
+        if checked {
+            let fill = (pal.mono || highlighted) ? ink : pal.good
+            let mark = (pal.mono || highlighted) ? (highlighted ? (big ? pal.accent : pal.fg) : pal.bg) : pal.bg
+            c.fillRoundedRect(x: x, y: y, w: s, h: s, radius: s >= 12 ? 3 : 0, color: fill)
+            // A tick: short stroke down-right, long stroke up-right.
+            let k = max(1, s / 7)
+            let x0 = x + s / 5, y0 = y + s / 2
+            let x1 = x + s * 2 / 5, y1 = y + s * 3 / 4 - 1
+            let x2 = x + s * 4 / 5, y2 = y + s / 4
+            for d in 0..<k {
+                c.line(x0: x0, y0: y0 + d, x1: x1, y1: y1 + d, color: mark)
+                c.line(x0: x1, y0: y1 + d, x1: x2, y1: y2 + d, color: mark)
+            }
+        } else {
+            c.strokeRect(x: x, y: y, w: s, h: s, color: ink, thickness: t)
+        }
+    }
+
+    // MARK: Bars and panels
+
+    /// A progress bar filled to `frac` (0...1).
+    func bar(_ c: inout Canvas, _ r: Rect, _ frac: Double, fill: RGB565? = nil) {
+        let f = frac.isNaN ? 0 : min(max(frac, 0), 1)
+        let radius = big ? r.h / 2 : 0
+        if pal.mono {
+            c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: pal.fg)
+            let w = Int((Double(r.w - 4) * f).rounded())
+            if w > 0 { c.fillRect(x: r.x + 2, y: r.y + 2, w: w, h: r.h - 4, color: pal.fg) }
+            return
+        }
+        c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: radius, color: pal.track)
+        let w = Int((Double(r.w) * f).rounded())
+        if w > 0 { c.fillRoundedRect(x: r.x, y: r.y, w: max(w, r.h), h: r.h, radius: radius, color: fill ?? pal.accent) }
+    }
+
+    /// A card: a panel fill on colour displays, an outline on 1-bit ones.
+    func card(_ c: inout Canvas, _ r: Rect, radius: Int = 8) {
+        if pal.mono {
+            c.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: pal.bg)
+            c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: pal.fg)
+        } else {
+            c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: radius, color: pal.panel)
+        }
+    }
+
+    /// The buttons' meaning everywhere (SPEC §14).
+    static let defaultHints = "A up   B select   C back"
+
+    /// Button hints at the bottom of colour screens ("A up  B open  C back"); returns their height.
+    @discardableResult
+    func hints(_ c: inout Canvas, _ s: String) -> Int {
+        guard big else { return 0 }
+        Txt.drawCentred(&c, s, x: 0, w: W, y: H - 10, pal.muted, .small)
+        return 12
+    }
+
+    /// A message centred in `area` (empty lists).
+    func empty(_ c: inout Canvas, _ s: String, area: Rect) {
+        let f: TextSize = big ? .large : .small
+        let lines = Txt.wrap(s, f, width: area.w - 2 * pad, maxLines: max(1, area.h / (f.height + 2)))
+        let h = lines.count * (f.height + 2)
+        Txt.drawWrapped(&c, s, x: area.x + pad, y: area.y + max(0, (area.h - h) / 2), width: area.w - 2 * pad,
+                         maxLines: lines.count, pal.muted, f, centred: true)
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import XCTest
+import PetCore
+@testable import PetUI
+
+/// Every screen × display profile × theme drawn from a realistic pet (UIFixture): nothing crashes,
+/// every text run lies inside the canvas, the key texts show, 1-bit frames hold two colours, long
+/// titles are ellipsized. `SCREENS_PNG_DIR=/tmp/x swift test --filter ScreenTests` also writes PNGs.
+final class ScreenTests: XCTestCase {
+    static let themes: [DeviceSettings.ThemeName] = [.light, .dark]
+
+    func render(_ screen: ScreenID, _ profile: DisplayProfile, _ theme: DeviceSettings.ThemeName,
+                state: PetState = UIFixture.state(), ui: UIState? = nil, now: Instant = UIFixture.now) -> Canvas {
+        let ctx = ScreenContext(state: state, ui: ui ?? UIFixture.ui(for: screen, now: now), now: now, profile: profile,
+                                theme: Theme.resolve(theme, for: profile))
+        var c = Canvas(width: profile.width, height: profile.height)
+        Screens.render(ctx, into: &c)
+        return c
+    }
+
+    /// Extra frames beside the one per screen: other pages and steps, overlays.
+    static func variants(now: Instant = UIFixture.now) -> [(String, PetState, UIState)] {
+        let st = UIFixture.state()
+        var out: [(String, PetState, UIState)] = []
+        for page in 1...2 {
+            var ui = UIFixture.ui(for: .stats, now: now); ui.statsPage = page
+            out.append(("stats\(page)", st, ui))
+        }
+        out.append(("focus-idle", UIFixture.state(focus: false), UIFixture.ui(for: .focus, now: now)))
+        var urge = UIFixture.ui(for: .urgeLog, now: now); urge.urgeOutcome = 1
+        out.append(("urge-outcome", st, urge))
+        var set = UIFixture.ui(for: .settings, now: now); set.editingSetting = true; set.cursor = 5; set.editValue = 60
+        out.append(("settings-edit", st, set))
+        var rem = UIFixture.ui(for: .home, now: now)
+        rem.reminder = Nudge(id: "task:dentist:0", source: .task, ref: "dentist", due: now, solicited: true)
+        out.append(("reminder", st, rem))
+        var toast = UIFixture.ui(for: .today, now: now)
+        toast.missedBanner = 3
+        toast.toasts = [Toast(text: "+12 coins for Dishes", kind: .reward, until: now + 5),
+                        Toast(text: "Level 9! You're on a roll, keep it going", kind: .levelUp, until: now + 5),
+                        Toast(text: "expired", kind: .info, until: now)]
+        out.append(("toasts", st, toast))
+        var scrolled = UIFixture.ui(for: .today, now: now); scrolled.cursor = 9
+        out.append(("today-scrolled", st, scrolled))
+        var detail = UIFixture.ui(for: .taskDetail, now: now); detail.detailTaskID = "plants"
+        out.append(("detail-short", st, detail))
+        for tab in [0, 2, 3] {
+            var store = UIFixture.ui(for: .store, now: now); store.storeTab = tab; store.cursor = 30
+            out.append(("store\(tab)", st, store))
+        }
+        return out
+    }
+
+    /// Every frame: (name, state, ui).
+    static func frames() -> [(String, PetState, UIState)] {
+        ScreenID.allCases.map { ($0.rawValue, UIFixture.state(), UIFixture.ui(for: $0)) } + variants()
+    }
+
+    func testEveryFrameStaysInsideAndUsesTheThemeOnly() {
+        for p in DisplayProfile.all {
+            for t in Self.themes {
+                let theme = Theme.resolve(t, for: p)
+                for (name, st, ui) in Self.frames() {
+                    let c = render(ui.screen, p, t, state: st, ui: ui)
+                    XCTAssertFalse(c.textRuns.isEmpty, "\(name) \(p) \(t): no text")
+                    for r in c.textRuns {
+                        XCTAssertTrue(c.bounds.contains(r.rect), "\(name) \(p) \(t): text outside the canvas: \(r)")
+                        XCTAssertFalse(r.text.contains("\n"), "\(name) \(p) \(t): \(r.text)")
+                    }
+                    if p.isMonochrome {
+                        let colours = Set(c.pixels)
+                        XCTAssertLessThanOrEqual(colours.count, 2, "\(name) \(p) \(t): \(colours.count) colours on a 1-bit display")
+                        XCTAssertTrue(colours.isSubset(of: [theme.background.raw, theme.text.raw]), "\(name) \(p) \(t)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testKeyTextsShowOnEverySize() {
+        let st = UIFixture.state()
+        let day = st.clock.day(of: UIFixture.now)
+        let expect: [String: [String]] = [
+            "home": ["09:40", "Lv \(st.level)", "Pay rent", Fmt.compact(st.coins)],
+            "today": ["Today", "Pay rent", "Dishes"],
+            "task-detail": ["Call the", "16:00", "high"],
+            "store": ["Store", "Party hat", "Wear"],
+            "wardrobe": ["Apple", "x2"],
+            "stats": ["1/3"],
+            "stats1": ["2/3", "today"],
+            "stats2": ["3/3"],
+            "focus": ["Focus"],
+            "focus-idle": ["Start 25 min"],
+            "urge-log": ["Urge log", "Time of day"],
+            "urge-outcome": ["Resisted", "Gave in"],
+            "commitments": ["jar", "06:50", "Wake"],
+            "settings": ["Settings", "03:00", "light"],
+            "settings-edit": ["< 60 % >"],
+            "pairing": ["482 913"],
+            "boot": [String(Quotes.forDay(day).split(separator: " ")[0])],
+            "reminder": ["Reminder", "Call the"],
+            "toasts": ["Missed 3", "Level 9!"],
+            "today-scrolled": ["Daily movement", "Habits 1/4"],
+            "detail-short": ["Water the plants", "every 3d", "low"],
+        ]
+        for p in DisplayProfile.all {
+            for (name, st, ui) in Self.frames() {
+                let c = render(ui.screen, p, .light, state: st, ui: ui)
+                for s in expect[name] ?? [] {
+                    XCTAssertTrue(c.showsText(s), "\(name) \(p): missing '\(s)'; shown: \(c.textRuns.map(\.text))")
+                }
+            }
+        }
+        // The focus countdown: 09:40 in a session 09:30–09:55 leaves 15 minutes.
+        for p in DisplayProfile.all {
+            let c = render(.focus, p, .dark)
+            XCTAssertTrue(c.showsText(p.animates ? "15:00" : "15 min"), "\(p): \(c.textRuns.map(\.text))")
+        }
+        // Expired toasts are gone.
+        let toasts = render(.today, .square240, .light, ui: Self.variants().first { $0.0 == "toasts" }?.2)
+        XCTAssertFalse(toasts.showsText("expired"))
+    }
+
+    func testLongTitlesAreEllipsized() {
+        for p in DisplayProfile.all {
+            for screen in [ScreenID.today, .taskDetail, .home] {
+                var ui = UIFixture.ui(for: screen)
+                ui.cursor = 2            // today: the dentist
+                if screen == .home { ui.reminder = Nudge(id: "n", source: .task, ref: "dentist", due: UIFixture.now, solicited: true) }
+                let c = render(screen, p, .light, ui: ui)
+                XCTAssertFalse(c.showsText(UIFixture.longTitle), "\(screen) \(p)")
+                let runs = c.textRuns.filter { $0.text.hasPrefix("Call") }
+                XCTAssertFalse(runs.isEmpty, "\(screen) \(p): \(c.textRuns.map(\.text))")
+                XCTAssertTrue(c.textRuns.contains { $0.text.hasSuffix("...") }, "\(screen) \(p): \(runs.map(\.text))")
+            }
+        }
+    }
+
+    func testEmptyStates() {
+        let fresh = UIFixture.fresh()
+        for p in DisplayProfile.all {
+            let home = render(.home, p, .light, state: fresh)
+            XCTAssertTrue(home.showsText("No tasks - enjoy!"), "\(p): \(home.textRuns.map(\.text))")
+            XCTAssertTrue(home.showsText("Pip") || p.sizeClass == .wide, "\(p)")
+            XCTAssertTrue(render(.today, p, .light, state: fresh).showsText("Nothing due today"), "\(p)")
+            XCTAssertTrue(render(.today, p, .light, state: fresh).showsText("Daily movement"), "\(p)")
+            XCTAssertTrue(render(.commitments, p, .dark, state: fresh).showsText("No commitments"), "\(p)")
+            XCTAssertTrue(render(.wardrobe, p, .dark, state: fresh).showsText("Nothing yet"), "\(p)")
+            XCTAssertTrue(render(.focus, p, .dark, state: fresh).showsText("Start 25 min"), "\(p)")
+            var missing = UIFixture.ui(for: .taskDetail); missing.detailTaskID = "nope"
+            XCTAssertTrue(render(.taskDetail, p, .light, state: fresh, ui: missing).showsText("Task not found"), "\(p)")
+            var noCode = UIFixture.ui(for: .pairing); noCode.pairingCode = nil
+            XCTAssertTrue(render(.pairing, p, .light, state: fresh, ui: noCode).showsText("Waiting"), "\(p)")
+            XCTAssertTrue(render(.urgeLog, p, .light, state: fresh, ui: UIState(screen: .urgeLog, lastInput: UIFixture.now))
+                .showsText("Boredom") || p.sizeClass == .tiny, "\(p)")
+            for s in ScreenID.allCases {
+                let c = render(s, p, .dark, state: fresh)
+                for r in c.textRuns { XCTAssertTrue(c.bounds.contains(r.rect), "\(s) \(p): \(r)") }
+            }
+        }
+    }
+
+    func testThemesAndSizesDiffer() {
+        for s in ScreenID.allCases {
+            let light = render(s, .square240, .light), dark = render(s, .square240, .dark)
+            XCTAssertNotEqual(light.pixels, dark.pixels, "\(s)")
+            XCTAssertTrue(light.pixels.contains(Theme.light.accent.raw) || s == .boot || s == .pairing, "\(s): no accent")
+        }
+        // The wide layout puts the pet left and information right: the name is drawn left of centre.
+        let wide = render(.home, .wide320, .light)
+        let name = wide.textRuns.first { $0.text == UIFixture.state().pet.name }
+        XCTAssertLessThan(name?.rect.maxX ?? 999, 160)
+    }
+
+    func testCursorIsHighlightedAndScrolls() {
+        // Today: the last checklist row (movement) is off screen at the top and visible when selected.
+        let rows = NavRows.today(UIFixture.state())
+        XCTAssertEqual(rows.last, .habit(item: HabitRules.movement))
+        XCTAssertEqual(rows.first, .task(id: "rent"))
+        for p in DisplayProfile.all {
+            var ui = UIFixture.ui(for: .today); ui.cursor = 0
+            XCTAssertFalse(render(.today, p, .light, ui: ui).showsText("Daily movement"), "\(p)")
+            ui.cursor = rows.count - 1
+            let c = render(.today, p, .light, ui: ui)
+            XCTAssertTrue(c.showsText("Daily movement"), "\(p)")
+            ui.cursor = 999          // out of range: clamped, never a crash
+            XCTAssertTrue(render(.today, p, .light, ui: ui).showsText("Daily movement"), "\(p)")
+        }
+        // The highlighted row is drawn in the accent colour on colour displays.
+        var ui = UIFixture.ui(for: .settings); ui.cursor = 0
+        let a = render(.settings, .square240, .light, ui: ui)
+        ui.cursor = 3
+        let b = render(.settings, .square240, .light, ui: ui)
+        let accent = Theme.light.accent.raw
+        let rowY = { (c: Canvas) in (0..<c.height).first { y in c.pixels[y * c.width + 120] == accent && y > 40 } ?? -1 }
+        XCTAssertLessThan(rowY(a), rowY(b))
+    }
+
+    func testStoreListsMatchTheCatalogue() {
+        let all = (0..<4).flatMap { NavRows.store(tab: $0) }
+        XCTAssertEqual(all.count, Catalogue.builtIn.items.count)
+        XCTAssertEqual(Set(all.map(\.id)).count, all.count)
+        // A locked item shows its level.
+        var ui = UIFixture.ui(for: .store); ui.storeTab = 1; ui.cursor = 5
+        XCTAssertTrue(render(.store, .wide320, .light, ui: ui).showsText("Lv 20"))
+    }
+
+    func testWrapAndFormats() {
+        XCTAssertEqual(Txt.wrap("one two three four", .small, width: 60, maxLines: 3), ["one two", "three four"])
+        XCTAssertEqual(Txt.wrap("one two three four five six", .small, width: 48, maxLines: 2), ["one two", "three..."])
+        XCTAssertEqual(Txt.wrap("abcdefghijkl", .small, width: 30, maxLines: 3), ["abcde", "fghij", "kl"])
+        XCTAssertEqual(Txt.wrap("", .small, width: 30, maxLines: 3), [])
+        for s in ["a b c d e f g h i j k l m n o p", String(repeating: "x", count: 100), UIFixture.longTitle] {
+            for w in [6, 18, 60, 100] {
+                for lines in Txt.wrap(s, .large, width: w, maxLines: 2) {
+                    XCTAssertLessThanOrEqual(Txt.width(lines, .large), max(w, 12), "\(s) \(w)")
+                }
+            }
+        }
+        XCTAssertEqual(Fmt.duration(3 * 86_400 + 4 * 3600 + 5), "3d 4h")
+        XCTAssertEqual(Fmt.duration(3600 + 300), "1h 05m")
+        XCTAssertEqual(Fmt.countdown(15 * 60), "15:00")
+        XCTAssertEqual(Fmt.countdown(3600 + 61), "1:01:01")
+        XCTAssertEqual(Fmt.minuteOfDay(22 * 60), "22:00")
+        XCTAssertEqual(Fmt.compact(123_456), "123k")
+        XCTAssertGreaterThanOrEqual(Quotes.all.count, 12)
+        XCTAssertTrue(Quotes.all.allSatisfy { $0.count <= 60 })
+        XCTAssertEqual(Quotes.forDay(-1), Quotes.all.last)
+        XCTAssertEqual(Quotes.forDay(20_000), Quotes.forDay(20_000 + Quotes.all.count))
+    }
+
+    func testSizeClasses() {
+        XCTAssertEqual(DisplayProfile.square240.sizeClass, .square)
+        XCTAssertEqual(DisplayProfile.wide320.sizeClass, .wide)
+        XCTAssertEqual(DisplayProfile.oled128.sizeClass, .tiny)
+        XCTAssertEqual(DisplayProfile.epaper250.sizeClass, .paper)
+        // Odd displays still render every screen inside their bounds.
+        let odd = [DisplayProfile(id: "200x90", width: 200, height: 90, kind: .mono),
+                   DisplayProfile(id: "296x128", width: 296, height: 128, kind: .epaper),
+                   DisplayProfile(id: "480x320", width: 480, height: 320, kind: .colour)]
+        XCTAssertEqual(odd.map(\.sizeClass), [.tiny, .paper, .wide])
+        for p in odd {
+            for (name, st, ui) in Self.frames() {
+                let c = render(ui.screen, p, .light, state: st, ui: ui)
+                for r in c.textRuns { XCTAssertTrue(c.bounds.contains(r.rect), "\(name) \(p): \(r)") }
+            }
+        }
+    }
+
+    /// Writes every frame as PNG to $SCREENS_PNG_DIR (for looking at them; a temporary folder when
+    /// unset) and checks each file is a PNG of the display's size.
+    func testWritePreviews() throws {
+        let dir = ProcessInfo.processInfo.environment["SCREENS_PNG_DIR"]
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("screens-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { if ProcessInfo.processInfo.environment["SCREENS_PNG_DIR"] == nil { try? FileManager.default.removeItem(atPath: dir) } }
+        for p in DisplayProfile.all {
+            for t in Self.themes {
+                for (name, st, ui) in Self.frames() {
+                    let c = render(ui.screen, p, t, state: st, ui: ui)
+                    let png = Data(PNG.encode(rgb565: c))
+                    try png.write(to: URL(fileURLWithPath: "\(dir)/\(name)-\(p.id)-\(t.rawValue).png"))
+                    // IHDR width and height (big-endian) right after the 8-byte signature and chunk header.
+                    XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+                    XCTAssertEqual(png[16..<20].reduce(0) { $0 << 8 | Int($1) }, p.width)
+                    XCTAssertEqual(png[20..<24].reduce(0) { $0 << 8 | Int($1) }, p.height)
+                }
+            }
+        }
+    }
+}

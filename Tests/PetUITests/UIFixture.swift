@@ -1,0 +1,147 @@
+import PetCore
+@testable import PetUI
+
+/// A realistic pet for screen tests and golden frames, built through the engine exactly like the
+/// app does (commands parsed by `CommandParser`, time advanced by the engine), in UTC:
+/// three weeks of history from Monday 2026-03-02 (tasks done most days, habits checked, a few urges,
+/// a forfeited commitment), and on Monday 2026-03-23 09:40 open tasks (one overdue, one with a long
+/// title), today's checklist half done, a hat and furniture, commitments, a running focus session.
+enum UIFixture {
+    /// The instant the fixture's screens are drawn at: Monday 2026-03-23 09:40 UTC.
+    static let now = at("2026-03-23 09:40")
+
+    static func at(_ text: String) -> Instant {
+        guard let l = LocalDateTime(parsing: text) else { return Instant(0) }
+        return Instant(ZoneRules.utc.utc(for: l))
+    }
+
+    /// The long title (ellipsized everywhere).
+    static let longTitle = "Call the dentist about moving next week's appointment to a later afternoon slot"
+
+    /// The fixture state (built once). `focus: false` is the same pet without the focus session.
+    static func state(focus: Bool = true) -> PetState { focus ? built.withFocus : built.plain }
+
+    /// UI state that shows `screen` with something interesting selected.
+    static func ui(for screen: ScreenID, now: Instant = UIFixture.now) -> UIState {
+        var ui = UIState(screen: screen, lastInput: now)
+        switch screen {
+        case .boot: ui.bootUntil = now + 3
+        case .today: ui.cursor = 1
+        case .taskDetail: ui.detailTaskID = "dentist"
+        case .store: ui.storeTab = 1; ui.cursor = 2
+        case .wardrobe: ui.cursor = 0
+        case .stats: ui.statsPage = 0
+        case .urgeLog:
+            ui.urgeTriggers = state().urgeTriggerMenu(at: now)
+            ui.urgeTrigger = 2
+        case .settings: ui.cursor = 2
+        case .pairing: ui.pairingCode = "482913"
+        case .home, .focus, .commitments: break
+        }
+        return ui
+    }
+
+    static let built: (plain: PetState, withFocus: PetState) = build()
+
+    /// A new pet with nothing in it yet (empty lists), at `now`.
+    static func fresh() -> PetState {
+        let zones: ZoneLookup = { $0 == "UTC" ? ZoneRules.utc : nil }
+        guard let made = try? Engine.create(at: at("2026-03-23 09:00"), zoneID: "UTC", zones: zones) else {
+            preconditionFailure("UIFixture: cannot create the engine")
+        }
+        var d = Driver(engine: made.0)
+        d.send("pet.name", ["name": "Pip"], at: at("2026-03-23 09:00"))
+        _ = d.engine.advance(to: now)
+        return d.engine.state
+    }
+
+    private struct Driver {
+        var engine: Engine
+        var n = 0
+
+        mutating func send(_ name: String, _ fields: [String: String] = [:], at t: Instant) {
+            n += 1
+            do {
+                var next = engine
+                _ = next.advance(to: t)
+                let cmd = try CommandParser.parse(name: name, fields: fields, id: "fx-\(n)", at: t, clock: next.state.clock)
+                let events = try next.decide(cmd)
+                next.apply(events)
+                engine = next
+            } catch {
+                print("UIFixture: \(name) \(fields) refused: \(error)")
+            }
+        }
+    }
+
+    private static func build() -> (PetState, PetState) {
+        let zones: ZoneLookup = { $0 == "UTC" ? ZoneRules.utc : nil }
+        guard let made = try? Engine.create(at: at("2026-03-02 08:00"), zoneID: "UTC", zones: zones) else {
+            preconditionFailure("UIFixture: cannot create the engine")
+        }
+        var d = Driver(engine: made.0)
+        let start = at("2026-03-02 08:00")
+        d.send("pet.name", ["name": "Mochi"], at: start)
+        d.send("habit.add", ["habit": "water", "text": "Drink a glass of water"], at: start)
+        d.send("habit.add", ["habit": "read", "text": "Read ten pages of a book before bed, not on the phone"], at: start)
+        d.send("habit.add", ["habit": "stretch", "text": "Stretch"], at: start)
+        d.send("quit.start", ["goal-days": "5"], at: start)
+        let chores = ["Dishes", "Laundry", "Water the plants", "Answer mail", "Tidy desk", "Groceries", "Run"]
+        let triggers = ["boredom", "stress", "time-of-day", "fatigue"]
+        for day in 0..<21 {
+            let base = start + Int64(day) * 86_400
+            let count = [1, 2, 3, 0, 2, 4, 1][day % 7]
+            for k in 0..<count {
+                let id = "h\(day)-\(k)"
+                d.send("task.create", ["task": id, "title": chores[(day + k) % chores.count], "due": "today 18:00",
+                                       "estimate": "\(15 * (k + 1))"], at: base + 3600)
+                d.send("task.complete", ["task": id], at: base + 3600 * Int64(2 + k))
+            }
+            for (i, h) in ["water", "read", "stretch", "movement"].enumerated() where (day + i) % 3 != 0 {
+                d.send("habit.check", ["habit": h], at: base + 4 * 3600)
+            }
+            if day % 4 == 1 {
+                d.send("quit.log", ["trigger": triggers[day % triggers.count], "outcome": day % 8 == 1 ? "gave-in" : "resisted"],
+                       at: base + 6 * 3600)
+            }
+            if day == 18 {
+                // The last pod ran out: a new one started three days before the screens' day.
+                d.send("quit.log", ["trigger": "stress", "outcome": "finished"], at: base + 8 * 3600)
+            }
+            if day == 9 {
+                // Promised, never confirmed: the stake goes to the charity jar.
+                d.send("commitment.add", ["commitment": "early", "kind": "on-time", "at": "tomorrow 10:00", "stake": "5"],
+                       at: base + 7 * 3600)
+            }
+        }
+        let today = at("2026-03-23 07:00")
+        d.send("shop.buy", ["item": "party-hat"], at: today)
+        d.send("shop.equip", ["item": "party-hat"], at: today)
+        d.send("shop.buy", ["item": "plant-pot"], at: today)
+        d.send("shop.place", ["item": "plant-pot", "slot": "left"], at: today)
+        d.send("shop.buy", ["item": "apple"], at: today)
+        d.send("shop.buy", ["item": "apple"], at: today)
+        d.send("course.self-image", ["text": "someone who finishes what they start"], at: today)
+        d.send("commitment.add", ["commitment": "wake", "kind": "wake-up", "at": "07:00", "days": "mon,tue,wed,thu,fri",
+                                  "until": "2026-04-30", "stake": "10"], at: today)
+        d.send("commitment.add", ["commitment": "standup", "kind": "on-time", "at": "tomorrow 10:00", "window": "5",
+                                  "stake": "20"], at: today)
+        d.send("task.create", ["task": "rent", "title": "Pay rent", "priority": "high", "due": "today 08:00"], at: today)
+        d.send("task.create", ["task": "dishes", "title": "Dishes", "due": "today 12:00", "estimate": "15"], at: today)
+        d.send("task.create", ["task": "dentist", "title": longTitle, "priority": "high", "due": "today 16:00",
+                               "estimate": "30", "category": "home", "reminders": "today 15:30"], at: today)
+        d.send("task.create", ["task": "plants", "title": "Water the plants", "priority": "low", "due": "today 19:00",
+                               "repeat": "every:3"], at: today)
+        d.send("task.create", ["task": "essay", "title": "Essay draft", "priority": "high", "due": "2026-03-25 10:00",
+                               "estimate": "120"], at: today)
+        d.send("task.create", ["task": "bike", "title": "Fix the bike light"], at: today)
+        d.send("habit.check", ["habit": "water"], at: at("2026-03-23 08:00"))
+        d.send("quit.log", ["trigger": "waking-up", "outcome": "resisted"], at: at("2026-03-23 07:30"))
+        d.send("task.start", ["task": "dishes"], at: at("2026-03-23 09:00"))
+        var plain = d
+        _ = plain.engine.advance(to: now)
+        d.send("focus.start", ["minutes": "25"], at: at("2026-03-23 09:30"))
+        _ = d.engine.advance(to: now)
+        return (plain.engine.state, d.engine.state)
+    }
+}
