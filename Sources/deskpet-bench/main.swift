@@ -388,7 +388,7 @@ func benchButtons(presses: Int) throws {
         let press = i % 8
         switch press {
         case 0, 1, 2, 3:
-            viewOnly.append(try measure { try device.edge(.a, pressed: true) })
+            viewOnly.append(try measure { try device.edge(.a, pressed: true); device.render() })
             try device.edge(.a, pressed: false)
             try device.wait(ms: 400)
         case 4:
