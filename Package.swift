@@ -33,7 +33,7 @@ let package = Package(
 
         .testTarget(name: "PetCoreTests", dependencies: ["PetCore"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore"]),
-        .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore"]),
+        .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetDevice"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetSim"]),
         .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux"]),
