@@ -68,7 +68,7 @@ final class CanvasTests: XCTestCase {
             c.fillCircle(cx: v, cy: v, radius: 5, color: red)
             c.line(x0: v, y0: -3, x1: v, y1: 40, color: red)
             c.drawText("Hi", x: v, y: v, color: red, scale: 3)
-            c.draw(Pet.sprite(for: .happy), x: v, y: v, scale: 2)
+            c.draw(testSprite, x: v, y: v, scale: 2)
         }
         // Every call above is fully off-canvas.
         XCTAssertTrue(inked(c).isEmpty)
@@ -104,7 +104,7 @@ final class CanvasTests: XCTestCase {
             { c, o in c.fillCircle(cx: 28 + o, cy: -2 + o, radius: 11, color: .red) },
             { c, o in c.strokeRect(x: -3 + o, y: -3 + o, w: 20, h: 40, color: .red, thickness: 2) },
             { c, o in c.drawText("Clip", x: 22 + o, y: -5 + o, color: .red, scale: 2) },
-            { c, o in c.draw(Pet.sprite(for: .sad), x: -10 + o, y: 15 + o, scale: 1) },
+            { c, o in c.draw(testSprite, x: -3 + o, y: 15 + o, scale: 2) },
         ]
         for (i, op) in ops.enumerated() {
             var small = Canvas(width: 32, height: 32)
@@ -156,9 +156,13 @@ final class CanvasTests: XCTestCase {
             XCTAssertEqual(d.x, 10); XCTAssertEqual(d.y, 10)
         } else { XCTFail("text should mark dirty") }
         c.clearDirty()
-        c.draw(Pet.sprite(for: .happy), x: 0, y: 0, scale: 2)
-        XCTAssertEqual(c.dirty, Rect(x: 2, y: 0, w: 44, h: 46))   // sprite ink bbox ×2
+        c.draw(testSprite, x: 0, y: 0, scale: 2)
+        XCTAssertEqual(c.dirty, Rect(x: 2, y: 0, w: 10, h: 10))   // sprite ink bbox ×2 (no transparent column)
         c.fill(.black)
         XCTAssertEqual(c.dirty, c.bounds)
     }
 }
+
+/// A 6×5 sprite with two colours, a transparent left column and holes, for the clipping tests.
+let testSprite = Sprite(rows: ["..RRBB", ".RRRBB", ".RRRBB", ".R..BB", ".RRRRR"],
+                        palette: ["R": .red, "B": .blue, ".": nil])

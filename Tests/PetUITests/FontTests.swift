@@ -104,16 +104,4 @@ final class SpriteTests: XCTestCase {
         XCTAssertEqual(c.pixel(x: 3, y: 1), .blue)
         XCTAssertEqual(c.pixel(x: 5, y: 1), .white)  // transparent keeps background
     }
-
-    func testPetArt() {
-        for mood in Mood.allCases {
-            let art = Pet.art(for: mood)
-            XCTAssertEqual(art.count, 24)
-            XCTAssertTrue(art.allSatisfy { $0.count == 24 }, "\(mood)")
-            XCTAssertTrue(art.joined().allSatisfy { Pet.palette.keys.contains($0) }, "\(mood)")
-        }
-        for f in Pet.faces.values { XCTAssertTrue(f.allSatisfy { $0.count == 24 }) }
-        let sprites = Mood.allCases.map { Pet.sprite(for: $0) }
-        XCTAssertEqual(Set(sprites.map { $0.pixels.map { $0?.raw ?? 1 } }).count, Mood.allCases.count)
-    }
 }
