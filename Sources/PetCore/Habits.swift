@@ -259,8 +259,7 @@ public enum HabitEvent: SubEvent {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         let type = try c.decode(String.self, forKey: AnyKey("type"))
-        func s(_ k: String) throws -> String { try c.decode(String.self, forKey: AnyKey(k)) }
-        func i(_ k: String) throws -> Int { try c.decode(Int.self, forKey: AnyKey(k)) }
+        let s = c.string, i = c.int
         switch type {
         case "habit.added":
             self = .added(try c.decode(Habit.self, forKey: AnyKey("habit")),

@@ -70,3 +70,10 @@ extension Engine {
 func unknownSubEvent(_ decoder: Decoder, _ type: String) -> DecodingError {
     DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown event type '\(type)'"))
 }
+
+extension KeyedDecodingContainer where Key == AnyKey {
+    /// The string field `key` of a sub-event payload.
+    func string(_ key: String) throws -> String { try decode(String.self, forKey: AnyKey(key)) }
+    /// The integer field `key` of a sub-event payload.
+    func int(_ key: String) throws -> Int { try decode(Int.self, forKey: AnyKey(key)) }
+}
