@@ -36,8 +36,8 @@ public struct ZoneDatabase: Sendable {
     }
 }
 
-/// Reads a whole (small) file; nil if it cannot be read.
-func readFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
+/// Reads a whole file; nil if it cannot be opened or read, or is larger than `limit` bytes.
+public func readFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
     guard let f = fopen(path, "rb") else { return nil }
     defer { fclose(f) }
     var out: [UInt8] = []

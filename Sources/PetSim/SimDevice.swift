@@ -238,16 +238,8 @@ public func writeFile(_ path: String, _ bytes: [UInt8]) throws(ScenarioError) {
 
 /// Reads a text file.
 public func readTextFile(_ path: String) throws(ScenarioError) -> String {
-    guard let f = fopen(path, "rb") else { throw .io(path: path, message: "cannot open (\(errnoText()))") }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = buf.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-        out.append(contentsOf: buf[0..<n])
-        if n < buf.count { break }
-    }
-    guard let s = String(validating: out, as: UTF8.self) else { throw .io(path: path, message: "is not UTF-8 text") }
+    guard let bytes = readFile(path, limit: 64 << 20) else { throw .io(path: path, message: "cannot open (\(errnoText()))") }
+    guard let s = String(validating: bytes, as: UTF8.self) else { throw .io(path: path, message: "is not UTF-8 text") }
     return s
 }
 
