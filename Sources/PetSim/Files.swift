@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PetDevice
 
 /// Writes bytes to a file (creating or truncating it).
 public func writeFile(_ path: String, _ bytes: [UInt8]) throws(ScenarioError) {
