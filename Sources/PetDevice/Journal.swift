@@ -37,12 +37,15 @@ public enum AppError: Error, CustomStringConvertible, Equatable {
     case store(StoreError)
     /// A journal row cannot be read back.
     case journal(seq: Int64?, detail: String)
+    /// A hardware backend failed in a way the loop cannot carry on from.
+    case hardware(HardwareError)
 
     public var description: String {
         switch self {
         case .domain(let e): return e.description
         case .store(let e): return "storage: \(e)"
         case let .journal(seq, detail): return "journal" + (seq.map { " event #\($0)" } ?? "") + ": \(detail)"
+        case .hardware(let e): return "hardware: \(e)"
         }
     }
 
@@ -52,6 +55,7 @@ public enum AppError: Error, CustomStringConvertible, Equatable {
         case .domain(let e): return e.code
         case .store: return "storage_error"
         case .journal: return "journal_error"
+        case .hardware: return "hardware_error"
         }
     }
 }

@@ -15,6 +15,30 @@ public struct Reply: Codable, Sendable, Equatable {
     public var duplicate: Bool?
 }
 
+/// What handling one command did: the reply or the domain's refusal, and every event stored.
+public struct Outcome: Sendable {
+    /// The reply (also for a repeated id: `duplicate` is then true), or why the command was
+    /// refused (it then changed nothing but the time events in `committed`).
+    public var result: Result<Reply, DomainError>
+    /// Every event this call stored, in order: time events first, then the command's own.
+    public var committed: [Event]
+
+    public init(result: Result<Reply, DomainError>, committed: [Event]) {
+        self.result = result; self.committed = committed
+    }
+
+    public var reply: Reply? { if case .success(let r) = result { r } else { nil } }
+    public var refusal: DomainError? { if case .failure(let e) = result { e } else { nil } }
+
+    /// The reply, or the refusal as `AppError.domain`.
+    public func get() throws(AppError) -> Reply {
+        switch result {
+        case .success(let r): return r
+        case .failure(let e): throw .domain(e)
+        }
+    }
+}
+
 /// Wires the domain engine to the journal: every command and every tick is validated by the core,
 /// stored in one transaction, and only then applied to the live state (durable before
 /// acknowledged). The UI reads `engine.state`.
@@ -25,8 +49,6 @@ public final class PetApp {
     /// A snapshot of the state is saved every this many events, so opening replays only the tail.
     public let snapshotEvery: Int
     private var lastSnapshotSeq: Int64 = 0
-    /// The events stored by the last `handle` or `advance` (empty if it stored none).
-    public private(set) var lastCommitted: [Event] = []
 
     /// Opens (or creates) the journal in `store`. A new journal starts a pet at `now` in
     /// `zone` with the given day-start hour; an existing one is replayed.
@@ -65,18 +87,16 @@ public final class PetApp {
     public var state: PetState { engine.state }
 
     /// Handles a command: settles time up to its instant, validates, stores, applies, replies.
-    /// A command id seen before returns the stored reply and changes nothing. A refused
-    /// command throws and changes nothing (time events before it are still kept).
+    ///
+    /// The outcome says everything that happened: the reply (or the domain's refusal) and every
+    /// event this call stored — the time events before the command's instant (days closing,
+    /// reminders) are stored even when the command itself is refused, so they are in
+    /// `committed` either way. A command id seen before returns its stored reply (marked
+    /// `duplicate`) and stores nothing. Throws only when the journal fails (nothing is then
+    /// acknowledged) or a stored reply cannot be read back.
     @discardableResult
-    public func handle(_ command: Command) throws(AppError) -> Reply {
-        lastCommitted = []
-        if engine.isDuplicate(command.id) {
-            if let stored = try? store.command(id: command.id),
-               var reply = try? JSONDecoder().decode(Reply.self, from: Data(stored.reply.utf8)) {
-                reply.duplicate = true
-                return reply
-            }
-        }
+    public func handle(_ command: Command) throws(AppError) -> Outcome {
+        if engine.isDuplicate(command.id) { return Outcome(result: .success(try storedReply(command.id)), committed: []) }
         var next = engine
         let timeEvents = next.advance(to: command.at)
         let decided: [Event]
@@ -84,7 +104,7 @@ public final class PetApp {
             decided = try next.decide(command)
         } catch {
             if !timeEvents.isEmpty { try commit(next, events: timeEvents, command: nil) }
-            throw .domain(error)
+            return Outcome(result: .failure(error), committed: timeEvents)
         }
         next.apply(decided)
         let reward = decided.lazy.compactMap { e -> Int? in
@@ -96,16 +116,34 @@ public final class PetApp {
                           level: s.level, reward: reward, duplicate: nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let replyText = (try? encoder.encode(reply)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let replyText: String
+        do { replyText = String(decoding: try encoder.encode(reply), as: UTF8.self) } catch {
+            throw .journal(seq: nil, detail: "command \(command.action.name): the reply cannot be encoded")
+        }
         let row = CommandRow(id: command.id, at: command.at.seconds, kind: command.action.name, reply: replyText)
         try commit(next, events: timeEvents + decided, command: row)
+        return Outcome(result: .success(reply), committed: timeEvents + decided)
+    }
+
+    /// The reply stored for a command id seen before. Its absence or an unreadable reply is an
+    /// error (the journal is damaged), never a reason to apply the command again.
+    private func storedReply(_ id: String) throws(AppError) -> Reply {
+        let stored: CommandRow?
+        do { stored = try store.command(id: id) } catch { throw .store(error) }
+        guard let stored else {
+            throw .journal(seq: nil, detail: "a command seen before has no stored reply (id of \(id.utf8.count) bytes)")
+        }
+        var reply: Reply
+        do { reply = try JSONDecoder().decode(Reply.self, from: Data(stored.reply.utf8)) } catch {
+            throw .journal(seq: nil, detail: "the stored reply of a \(stored.kind) command cannot be read")
+        }
+        reply.duplicate = true
         return reply
     }
 
     /// Advances the clock to `t`, storing what time produced (closed days, reminders).
     @discardableResult
     public func advance(to t: Instant) throws(AppError) -> [Event] {
-        lastCommitted = []
         var next = engine
         let events = next.advance(to: t)
         if !events.isEmpty { try commit(next, events: events, command: nil) } else { engine = next }
@@ -118,7 +156,6 @@ public final class PetApp {
         for e in events { rows.append(try JournalCodec.row(e, clock: next.state.clock)) }
         do { try store.append(command: command, events: rows) } catch { throw .store(error) }
         engine = next
-        lastCommitted = events
         if Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
     }
 
@@ -128,7 +165,9 @@ public final class PetApp {
     /// pages are zeroed and the WAL truncated) and starts a new pet at `now`. The device keeps
     /// only its time zone (a clock setting, not owner data). Pairings and keys live in the
     /// journal too, so they go with it. Call only after the on-device confirmation (A+C held 3 s).
-    public func wipe(now: Instant) throws(AppError) {
+    /// Returns the events stored (the new pet's genesis).
+    @discardableResult
+    public func wipe(now: Instant) throws(AppError) -> [Event] {
         let zone = engine.state.zoneID
         do { try store.wipe() } catch { throw .store(error) }
         let (fresh, genesis) = try Self.wrap { () throws(DomainError) in
@@ -138,7 +177,7 @@ public final class PetApp {
         do { try store.append(command: nil, events: [row]) } catch { throw .store(error) }
         engine = fresh
         lastSnapshotSeq = 0
-        lastCommitted = [genesis]
+        return [genesis]
     }
 
     // MARK: - Snapshots (a cache: the journal stays the truth)

@@ -7,116 +7,116 @@ import PetStore
 import PetUI
 
 /// The simulated board: a virtual clock, scripted buttons (3 buttons, 4 buttons or a 5-way
-/// joystick) and a headless display of any supported size, driving the very same app (core +
-/// journal + navigator + screens) as the device.
+/// joystick), a headless panel of any supported display and a buzzer and LED that record —
+/// simulated backends driving the very same `DeviceLoop` (core + journal + gestures + navigator
+/// + screens + panel pipeline) as the device. No app logic lives here: this file only moves the
+/// virtual clock from one deadline of the loop to the next and scripts the buttons.
 ///
-/// The canvas is the panel's frame buffer: it always holds the current screen. Dim and sleep are
-/// the backlight (`ui.power`), so snapshots and `expect screen` see the content even when the real
-/// panel would be dark.
+/// Frames are rendered when looked at (a snapshot, `expect screen`, the terminal), not at every
+/// wake-up: the headless panel then receives exactly the bytes a real panel would for that
+/// frame. Dim and sleep are the backlight (`ui.power`), so snapshots and `expect screen` see the
+/// content even when the real panel would be dark.
 public final class SimDevice {
+    public let clock: VirtualClock
+    public let input = ScriptedInput()
+    public let panel: HeadlessPanel
+    public let sounder = RecordingSounder()
+    public let indicator = RecordingIndicator()
+    /// The device loop this board drives.
+    public let loop: DeviceLoop
+
     /// Virtual wall clock in milliseconds since the epoch (UTC).
-    public private(set) var nowMs: Int64
-    public var now: Instant { Instant(nowMs >= 0 ? nowMs / 1000 : (nowMs - 999) / 1000) }
-    public private(set) var app: PetApp
-    public private(set) var canvas: Canvas
+    public var nowMs: Int64 { clock.wallMs }
+    public var now: Instant { loop.now }
+    public var app: PetApp { loop.app }
+    /// The frame the screen shows now (rendered and sent to the headless panel when read: the
+    /// simulator draws frames when they are looked at).
+    public var canvas: Canvas {
+        loop.present(evenAsleep: true)
+        return loop.canvas
+    }
     /// The display this board has.
     public let profile: DisplayProfile
     /// The keys this board has and what its gestures mean.
-    public let layout: InputLayout
+    public var layout: InputLayout { loop.layout }
     /// The navigation state machine (screens, cursor, idle/dim/sleep, toasts, reminder overlay).
-    public private(set) var navigator: Navigator
+    public var navigator: Navigator { loop.navigator }
     /// What the screen shows besides the domain state.
-    public var ui: UIState { navigator.ui }
+    public var ui: UIState { loop.ui }
     /// The theme the owner chose, resolved for this display.
-    public var theme: Theme { Theme.resolve(app.state.device.theme, for: profile) }
-    var gestures = GestureRecognizer()
+    public var theme: Theme { loop.theme }
     let dbPath: String?
     let options: EventStore.Options
     /// Called with every batch of events that was stored.
-    public var onEvents: (([Event], PetState) -> Void)?
+    public var onEvents: (([Event], PetState) -> Void)? {
+        get { loop.onEvents }
+        set { loop.onEvents = newValue }
+    }
 
     /// The default display (240×240), for callers that assume it.
     public static let width = 240, height = 240
 
     /// A new or existing journal at `dbPath` (nil = in memory). The device powers on: the boot
     /// screen shows for a few seconds or until a press (`boot: false`: straight to home, as
-    /// scenarios start: the pet is already running).
+    /// scenarios start: the pet is already running). `frameIntervalMs`: animate at that rate
+    /// while the screen is on (the interactive terminal); nil renders only when looked at.
     public init(dbPath: String?, start: Instant, zone: String, dayStart: Int = 3,
                 options: EventStore.Options = EventStore.Options(),
                 profile: DisplayProfile = .square240, layout: InputLayout = .threeButtons,
-                boot: Bool = true) throws(AppError) {
+                debounceMs: Int = 30, boot: Bool = true, frameIntervalMs: Int64? = nil) throws(AppError) {
         self.dbPath = dbPath
         self.options = options
         self.profile = profile
-        self.layout = layout
-        self.nowMs = start.seconds * 1000
         let store: EventStore
         do throws(StoreError) {
             if let dbPath { store = try EventStore(path: dbPath, options: options) }
             else { store = try EventStore.inMemory(options: options) }
         } catch { throw .store(error) }
-        app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
-        if app.state.now > start { nowMs = app.state.now.seconds * 1000 }
-        var config = Navigator.Config()
-        config.hasChord = layout.hasChord
-        config.visibleRows = SimDevice.visibleRows(profile)
-        navigator = Navigator(state: app.state, now: Instant(nowMs / 1000), config: config, boot: boot)
-        canvas = Canvas(width: profile.width, height: profile.height, background: Theme.light.background)
-        try tick()
+        let app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
+        clock = VirtualClock(wallMs: max(start.seconds, app.state.now.seconds) &* 1000)
+        panel = HeadlessPanel(profile: profile)
+        let hardware = Hardware(clock: clock, inputs: [input], panel: panel, sounder: sounder, indicator: indicator)
+        loop = DeviceLoop(app: app, hardware: hardware, profile: profile, layout: layout, debounceMs: debounceMs,
+                          boot: boot, presentsEagerly: false, frameIntervalMs: frameIntervalMs)
+        try loop.step()
         render()
     }
-
-    /// List rows a screen of this size shows at once (for the navigator's scrolling).
-    static func visibleRows(_ p: DisplayProfile) -> Int { max(2, (p.height - 40) / 24) }
 
     var state: PetState { app.state }
 
-    private func report(_ events: [Event]) {
-        guard !events.isEmpty else { return }
-        navigator.note(events: events, state: app.state, now: now)
-        onEvents?(events, app.state)
-    }
-
-    /// Brings the app and the navigator to the current virtual time.
-    func tick() throws(AppError) {
-        report(try app.advance(to: now))
-        navigator.tick(state: app.state, now: now)
-    }
-
-    /// Runs the device until `t`: every day boundary and reminder on the way is handled at its
-    /// own instant, as on a device that stays on.
+    /// Runs the device until `t`: it wakes at every deadline on the way (day boundaries,
+    /// reminders, the screen dimming, long presses...), each at its own instant, as a device
+    /// that stays on does.
     public func run(until t: Instant) throws(AppError) {
-        while let w = app.engine.nextWakeup(), w <= t, w > app.state.now {
-            nowMs = max(nowMs, w.seconds * 1000)
-            report(try app.advance(to: w))
-            navigator.tick(state: app.state, now: now)
-        }
-        nowMs = max(nowMs, t.seconds * 1000)
-        try tick()
-        render()
+        try run(untilMs: t.seconds.multipliedReportingOverflow(by: 1000).partialValue)
     }
 
     public func run(forMs ms: Int64) throws(AppError) {
-        let target = nowMs + ms
-        try run(until: Instant(target / 1000))
-        nowMs = max(nowMs, target)
+        try run(untilMs: nowMs.addingReportingOverflow(max(0, ms)).partialValue)
+    }
+
+    func run(untilMs target: Int64) throws(AppError) {
+        while let d = loop.nextDeadlineMs(), d <= target {
+            clock.move(toWallMs: d)
+            try loop.step()
+        }
+        if target > clock.wallMs { clock.move(toWallMs: target) }
+        try loop.step()
     }
 
     /// The device is off for `seconds`, then boots: the journal is reopened and time catches up
     /// in one step (missed days count as missed, reminders due meanwhile are reported once and
     /// counted on the "missed while off" banner).
     public func powerOff(for seconds: Int64) throws(AppError) {
-        nowMs += seconds * 1000
+        clock.advance(ms: seconds.multipliedReportingOverflow(by: 1000).partialValue)
         try reopen()
-        try tick()
-        render()
+        try loop.step()
     }
 
     /// Sets the clock back (a clock jump backwards never undoes anything).
     public func setClock(_ t: Instant) throws(AppError) {
-        nowMs = t.seconds * 1000
-        try tick()
-        render()
+        clock.move(toWallMs: t.seconds.multipliedReportingOverflow(by: 1000).partialValue)
+        try loop.step()
     }
 
     /// Closes and reopens the app from its journal: a reboot (the boot screen; what was missed
@@ -126,46 +126,33 @@ public final class SimDevice {
         app.store.close()
         let store: EventStore
         do { store = try EventStore(path: dbPath, options: options) } catch { throw .store(error) }
-        app = try PetApp(store: store, now: now)
-        gestures = GestureRecognizer()
-        navigator.powerOn(state: app.state, now: now)
+        loop.reboot(app: try PetApp(store: store, now: now))
     }
 
-    /// Sends a command as the phone would.
+    /// Sends a command as the phone would. A refusal throws `AppError.domain` (the time events
+    /// before it are kept).
     @discardableResult
     public func send(_ command: Command) throws(AppError) -> Reply {
-        do {
-            let reply = try app.handle(command)
-            report(app.lastCommitted)
-            navigator.tick(state: app.state, now: now)
-            render()
-            return reply
-        } catch {
-            report(app.lastCommitted)
-            throw error
-        }
+        try loop.send(command).get()
     }
 
     /// Shows a pairing code (as the phone link does when a phone asks to pair); nil hides it.
     public func showPairingCode(_ code: String?) {
-        navigator.setPairingCode(code)
-        render()
+        loop.showPairingCode(code)
     }
 
     // MARK: - Buttons
 
-    /// Feeds one button edge at the current virtual time and acts on the gestures it completes.
-    /// Keys this board does not have do nothing.
+    /// Feeds one button edge at the current virtual time (the loop wakes for it, as for a
+    /// readable GPIO descriptor). Keys this board does not have do nothing.
     public func edge(_ b: Button, pressed: Bool) throws(AppError) {
-        let ns = UInt64(max(0, nowMs)) * 1_000_000
-        for g in gestures.edge(b, pressed: pressed, ns: ns) { try perform(g) }
+        input.push(InputEdge(b, pressed: pressed, ns: clock.monotonicNs))
+        try loop.step()
     }
 
     /// Lets `ms` pass with buttons as they are (long presses become due).
     public func wait(ms: Int64) throws(AppError) {
         try run(forMs: ms)
-        let ns = UInt64(max(0, nowMs)) * 1_000_000
-        for g in gestures.poll(ns: ns) { try perform(g) }
     }
 
     public func press(_ b: Button) throws(AppError) {
@@ -189,41 +176,21 @@ public final class SimDevice {
     /// A and C held together for 3.2 s (the factory-reset confirmation).
     public func chordHold() throws(AppError) {
         try edge(.a, pressed: true); try wait(ms: 20); try edge(.c, pressed: true)
-        for _ in 0..<16 { try wait(ms: 200) }
+        try wait(ms: 3200)
         try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
-    }
-
-    /// Runs a gesture through the board's layout and the navigator; a device-made command gets a
-    /// fresh id. A refused button action changes nothing (the device just shows the screen).
-    func perform(_ g: Gesture) throws(AppError) {
-        try tick()
-        guard let input = layout.input(for: g) else { render(); return }
-        for effect in navigator.handle(input, state: app.state, now: now) {
-            switch effect {
-            case .factoryReset:
-                try app.wipe(now: now)
-                gestures = GestureRecognizer()
-                navigator.resetDone(state: app.state, now: now)
-                report(app.lastCommitted)
-            case .send(let action):
-                let id = "dev-\(app.state.eventCount)"
-                do { try send(Command(id: id, at: now, action: action)) } catch {
-                    if case .domain = error { continue }
-                    throw error
-                }
-            }
-        }
-        navigator.tick(state: app.state, now: now)
-        render()
     }
 
     // MARK: - Display
 
-    /// Draws the current screen (and the menu over home, when open) into `canvas`.
+    /// Renders the current screen and sends what changed to the headless panel; `canvas` holds
+    /// the frame (with its text record), `panel.picture` what the panel shows.
     public func render() {
-        let ctx = ScreenContext(state: app.state, ui: navigator.ui, now: now, nowMs: nowMs, profile: profile, theme: theme)
-        Screens.render(ctx, into: &canvas)
+        loop.present(evenAsleep: true)
     }
 
-    public func png() -> [UInt8] { PNG.encode(rgb565: canvas) }
+    /// A PNG of what the panel shows now.
+    public func png() -> [UInt8] {
+        render()
+        return PNG.encode(rgb565: panel.picture)
+    }
 }

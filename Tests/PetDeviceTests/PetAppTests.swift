@@ -24,7 +24,7 @@ final class PetAppTests: XCTestCase {
         let path = try tempDB()
         var app: PetApp? = try PetApp(store: try EventStore(path: path), now: t0, zone: "Europe/Berlin")
         let reply = try app!.handle(try command(app!, "c1", "task.create",
-                                                ["task": "t1", "title": "Read", "priority": "high", "due": "today 17:00"], at: t0))
+                                                ["task": "t1", "title": "Read", "priority": "high", "due": "today 17:00"], at: t0)).get()
         XCTAssertTrue(reply.ok)
         // A second connection sees the command as soon as handle returned (durable before ack).
         let other = try EventStore(path: path)
@@ -32,7 +32,7 @@ final class PetAppTests: XCTestCase {
         XCTAssertEqual(try other.events().map(\.type), ["device.created", "task.created"])
         other.close()
 
-        let done = try app!.handle(try command(app!, "c2", "task.complete", ["task": "t1"], at: t0 + 3600))
+        let done = try app!.handle(try command(app!, "c2", "task.complete", ["task": "t1"], at: t0 + 3600)).get()
         XCTAssertEqual(done.reward, 20)
         let live = app!.state
         app!.store.close()
@@ -88,9 +88,11 @@ final class PetAppTests: XCTestCase {
         let create = try command(app, "c1", "task.create", ["task": "t1", "title": "Stretch"], at: t0)
         try app.handle(create)
         let complete = try command(app, "c2", "task.complete", ["task": "t1"], at: t0 + 60)
-        let first = try app.handle(complete)
+        let first = try app.handle(complete).get()
         let count = try app.store.eventCount()
-        let second = try app.handle(complete)
+        let repeated = try app.handle(complete)
+        XCTAssertEqual(repeated.committed, [], "a repeated id stores nothing")
+        let second = try repeated.get()
         XCTAssertEqual(second.duplicate, true)
         XCTAssertEqual(second.coins, first.coins)
         XCTAssertEqual(second.reward, first.reward)
@@ -102,7 +104,11 @@ final class PetAppTests: XCTestCase {
         let before = app.state
         let count = try app.store.eventCount()
         let bad = Command(id: "c1", at: t0, action: .createTask(TaskDraft(title: "")))
-        XCTAssertThrowsError(try app.handle(bad)) { error in
+        let outcome = try app.handle(bad)
+        XCTAssertEqual(outcome.refusal, .invalidField(field: "title", reason: "must be 1–100 characters (got 0)"))
+        XCTAssertNil(outcome.reply)
+        XCTAssertEqual(outcome.committed, [])
+        XCTAssertThrowsError(try outcome.get()) { error in
             XCTAssertEqual(error as? AppError, .domain(.invalidField(field: "title", reason: "must be 1–100 characters (got 0)")))
         }
         XCTAssertEqual(app.state, before)

@@ -1,0 +1,155 @@
+import PetCore
+import PetUI
+
+// The whole hardware layer, as small as TamaLIB's hal.h: six protocols of a few requirements each.
+// A board is a set of these (`Hardware`); the device loop (DeviceLoop.swift) is the only caller.
+// Linux backends live in PetLinux, simulated ones in PetSim. docs/architecture.md#hardware-layer.
+
+/// An error from a hardware backend: which device, what it was doing, and the system's reason.
+/// Never carries personal text.
+public struct HardwareError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The device or node, e.g. "/dev/spidev0.0", "gpiochip pinctrl-bcm2711 line 6", "sim panel".
+    public var device: String
+    /// What was being done, e.g. "write 4800 bytes", "wait for BUSY".
+    public var operation: String
+    /// Why it failed (errno text, "timed out after 5000 ms", ...).
+    public var reason: String
+
+    public init(device: String, operation: String, reason: String) {
+        self.device = device; self.operation = operation; self.reason = reason
+    }
+
+    public var description: String { "\(device): \(operation): \(reason)" }
+}
+
+/// Time as the device sees it.
+public protocol DeviceClock: AnyObject {
+    /// Wall time: milliseconds since 1970-01-01 UTC (may jump when the clock is set).
+    var wallMs: Int64 { get }
+    /// Monotonic nanoseconds (never jumps; the clock the kernel stamps input events with).
+    var monotonicNs: UInt64 { get }
+}
+
+/// One button edge with the kernel's timestamp (monotonic ns).
+public struct InputEdge: Sendable, Equatable {
+    public var button: Button
+    /// True: the button went down.
+    public var pressed: Bool
+    /// When, on the `DeviceClock.monotonicNs` time line.
+    public var ns: UInt64
+    public init(_ button: Button, pressed: Bool, ns: UInt64) { self.button = button; self.pressed = pressed; self.ns = ns }
+}
+
+/// Where button edges come from: GPIO lines, an evdev node, a terminal, a script.
+public protocol InputSource: AnyObject {
+    /// A descriptor that becomes readable when edges are waiting (nil: the source is only read
+    /// when the loop wakes for another reason, as scripted input is).
+    var fileDescriptor: Int32? { get }
+    /// The edges waiting now, oldest first. Never blocks.
+    func readEdges() throws(HardwareError) -> [InputEdge]
+}
+
+/// What the pipeline hands a panel: the rectangles that changed, packed in the panel's format,
+/// the surface they came from (for drivers that copy pixels themselves, like fbdev), and for
+/// e-paper how to refresh.
+public struct PanelFrame: Sendable {
+    public enum Refresh: Sendable, Equatable {
+        /// Colour and OLED panels: the pixels show as soon as they are written.
+        case immediate
+        /// E-paper: refresh only the written window (fast, no flashing).
+        case partial
+        /// E-paper: refresh the whole panel (flashes; clears ghosting).
+        case full
+    }
+    public var rects: [PackedRect]
+    public var surface: PanelSurface
+    public var refresh: Refresh
+    public init(rects: [PackedRect], surface: PanelSurface, refresh: Refresh) {
+        self.rects = rects; self.surface = surface; self.refresh = refresh
+    }
+    public var byteCount: Int { rects.reduce(0) { $0 + $1.bytes.count } }
+}
+
+/// A display. Sizes are in the UI's orientation; a driver applies `rotation` itself (ST7789's
+/// MADCTL, a framebuffer copy).
+public protocol Panel: AnyObject {
+    var format: PixelFormat { get }
+    var width: Int { get }
+    var height: Int { get }
+    /// Degrees clockwise the panel is mounted: 0, 90, 180 or 270.
+    var rotation: Int { get }
+    /// E-paper: no animation, partial and full refreshes.
+    var isEPaper: Bool { get }
+    /// Shows a frame. The first frame after start is always the whole surface.
+    func flush(_ frame: PanelFrame) throws(HardwareError)
+    /// Backlight (or contrast) in percent; 0 = off (the screen sleeps). E-paper ignores it.
+    func setBrightness(_ percent: Int) throws(HardwareError)
+}
+
+/// The buzzer's sounds (SPEC §14).
+public enum Tone: String, Sendable, CaseIterable {
+    /// A setting changed.
+    case tick
+    /// A reward, a level-up, a challenge won.
+    case celebration
+    /// A reminder is due.
+    case nudge
+    /// Something was declined.
+    case softBuzz = "soft-buzz"
+    /// A stake was forfeited.
+    case strongBuzz = "strong-buzz"
+}
+
+/// A buzzer (a GPIO line with software PWM, a PWM channel, or a recorder in the simulator).
+public protocol Sounder: AnyObject {
+    /// Starts a tone pattern; returns at once (a later one replaces it).
+    func play(_ tone: Tone) throws(HardwareError)
+}
+
+/// The LED's patterns (SPEC §14).
+public enum LightPattern: String, Sendable, CaseIterable {
+    case off
+    /// A reminder is due: slow pulses.
+    case nudge
+    /// A reward: a short bright flourish.
+    case celebration
+}
+
+/// An LED (one line, or an RGB LED).
+public protocol Indicator: AnyObject {
+    func show(_ pattern: LightPattern) throws(HardwareError)
+}
+
+/// The phone link's transport: whole frames in and out (the protocol lives above it; the link
+/// issue fills this seam with TCP, Unix sockets and BLE).
+public protocol PhoneLink: AnyObject {
+    /// A descriptor that becomes readable when frames (or connections) are waiting.
+    var fileDescriptor: Int32? { get }
+    /// The frames received since the last call. Never blocks.
+    func receive() throws(HardwareError) -> [LinkFrame]
+    /// Sends a frame to one client.
+    func send(_ frame: LinkFrame) throws(HardwareError)
+}
+
+/// One message of the phone link, with the client it came from or goes to.
+public struct LinkFrame: Sendable, Equatable {
+    public var client: Int
+    public var bytes: [UInt8]
+    public init(client: Int, bytes: [UInt8]) { self.client = client; self.bytes = bytes }
+}
+
+/// A board's hardware: what the device loop drives.
+public struct Hardware {
+    public var clock: DeviceClock
+    public var inputs: [InputSource]
+    public var panel: Panel
+    public var sounder: Sounder?
+    public var indicator: Indicator?
+    public var link: PhoneLink?
+
+    public init(clock: DeviceClock, inputs: [InputSource], panel: Panel, sounder: Sounder? = nil,
+                indicator: Indicator? = nil, link: PhoneLink? = nil) {
+        self.clock = clock; self.inputs = inputs; self.panel = panel
+        self.sounder = sounder; self.indicator = indicator; self.link = link
+    }
+}

@@ -1,0 +1,265 @@
+import PetCore
+import PetStore
+import PetUI
+
+/// The device: one loop, one thread, that owns the app (core + journal), the gesture recognizer,
+/// the navigator and the renderer, and drives a board's `Hardware`. It sleeps until the earliest
+/// of the core's next wake-up, the gesture recognizer's deadline (a long press, the 3-second
+/// chord), the navigator's deadline (boot, idle, dim, sleep, toasts, the minute on the clock), the
+/// next animation frame (none while the screen sleeps or on e-paper) and an input or link
+/// descriptor becoming readable — never a fixed tick.
+///
+/// The same loop runs the daemon (`run(until:)`, which waits with poll(2)) and the simulator,
+/// which owns a virtual clock and calls `step()` at each deadline itself (PetSim's SimDevice).
+///
+/// The data path (docs/architecture.md):
+/// edge → GestureRecognizer → InputLayout → Navigator → Command → PetApp (durable) → events →
+/// navigator, feedback (buzzer, LED), link → render → PanelPipeline → Panel.flush.
+public final class DeviceLoop {
+    public private(set) var app: PetApp
+    public let hardware: Hardware
+    public let profile: DisplayProfile
+    public let layout: InputLayout
+    public private(set) var navigator: Navigator
+    public private(set) var gestures: GestureRecognizer
+    public private(set) var pipeline: PanelPipeline
+    /// The last rendered frame (what the pipeline compared and packed).
+    public private(set) var canvas: Canvas
+    /// Milliseconds between animation frames while the screen is on (nil: render only when
+    /// something changed — the simulator's scripted runs, which render when looked at).
+    public var frameIntervalMs: Int64?
+    /// Render and flush at every wake-up (the device). False: only `present()` renders (the
+    /// headless simulator, where frames nobody looks at are skipped).
+    public var presentsEagerly: Bool
+    /// How many times the loop woke (`step` calls): the idle-cost figure of deskpet-bench.
+    public private(set) var wakeups = 0
+    /// Called with every batch of stored events and the state after it.
+    public var onEvents: (([Event], PetState) -> Void)?
+    /// The phone-link protocol's entry point (the link issue fills it): a frame in, frames out.
+    public var linkHandler: ((LinkFrame, DeviceLoop) -> [LinkFrame])?
+    /// Hardware failures the loop survived (a panel write, a buzzer), newest last, at most 16.
+    public private(set) var hardwareErrors: [HardwareError] = []
+    /// Sounds and light patterns the loop asked for, in order (for tests and the simulator's
+    /// `expect`; at most the last 64).
+    public private(set) var feedbackLog: [Feedback.Output] = []
+    var nextFrameMs: Int64?
+    var needsFrame = true
+    var lastBrightness: Int?
+
+    public init(app: PetApp, hardware: Hardware, profile: DisplayProfile, layout: InputLayout,
+                debounceMs: Int = 30, boot: Bool = true, presentsEagerly: Bool = true, frameIntervalMs: Int64? = nil) {
+        self.app = app
+        self.hardware = hardware
+        self.profile = profile
+        self.layout = layout
+        self.presentsEagerly = presentsEagerly
+        self.frameIntervalMs = frameIntervalMs
+        gestures = GestureRecognizer(debounceMs: debounceMs)
+        pipeline = PanelPipeline(format: hardware.panel.format, isEPaper: hardware.panel.isEPaper)
+        let now = Self.instant(ms: hardware.clock.wallMs)
+        navigator = Navigator(state: app.state, now: max(now, app.state.now), config: Self.navigatorConfig(profile: profile, layout: layout), boot: boot)
+        canvas = Canvas(width: profile.width, height: profile.height, background: Theme.light.background)
+    }
+
+    /// The navigator's settings for a board: its chord, and how many list rows its display shows.
+    public static func navigatorConfig(profile: DisplayProfile, layout: InputLayout) -> Navigator.Config {
+        var config = Navigator.Config()
+        config.hasChord = layout.hasChord
+        config.visibleRows = max(2, (profile.height - 40) / 24)
+        return config
+    }
+
+    // MARK: - Time
+
+    public var nowMs: Int64 { hardware.clock.wallMs }
+    public var now: Instant { Self.instant(ms: nowMs) }
+    static func instant(ms: Int64) -> Instant { Instant(floorDiv(ms, 1000)) }
+    public var state: PetState { app.state }
+    public var ui: UIState { navigator.ui }
+    public var theme: Theme { Theme.resolve(app.state.device.theme, for: profile) }
+
+    /// When the loop must next wake (wall ms), without input: the earliest of the core's next
+    /// wake-up, the gesture deadline, the navigator's deadline and the next animation frame.
+    public func nextDeadlineMs() -> Int64? {
+        let nowMs = self.nowMs, now = self.now
+        var best: Int64?
+        func consider(_ t: Int64?) {
+            guard let t, t > nowMs else { return }
+            best = best.map { min($0, t) } ?? t
+        }
+        if let w = app.engine.nextWakeup(), w > app.state.now { consider(w.seconds.multipliedReportingOverflow(by: 1000).partialValue) }
+        if let g = gestures.nextDeadline() {
+            let mono = hardware.clock.monotonicNs
+            let ahead = g > mono ? Int64(clamping: (g - mono + 999_999) / 1_000_000) : 0
+            consider(nowMs.addingReportingOverflow(max(1, ahead)).partialValue)
+        }
+        if let n = navigator.nextDeadline(state: app.state, now: now) { consider(n.seconds &* 1000) }
+        if animating, let f = nextFrameMs { consider(f) }
+        return best
+    }
+
+    /// Animation frames are due: a frame interval is set, the display animates (not e-paper) and
+    /// the screen is on.
+    var animating: Bool { frameIntervalMs != nil && profile.animates && navigator.ui.power != .asleep }
+
+    // MARK: - One wake-up
+
+    /// Does everything due at the clock's current time: time events, waiting input edges, long
+    /// presses, link frames; then renders and flushes (eagerly, or when an animation frame is
+    /// due). Journal failures are thrown (nothing was acknowledged); hardware failures are
+    /// recorded in `hardwareErrors` and the loop carries on.
+    public func step() throws(AppError) {
+        wakeups += 1
+        try tick()
+        for source in hardware.inputs {
+            let edges: [InputEdge]
+            do { edges = try source.readEdges() } catch { note(error); continue }
+            for e in edges { try feed(e) }
+        }
+        try pollGestures()
+        if let link = hardware.link {
+            let frames: [LinkFrame]
+            do { frames = try link.receive() } catch { note(error); frames = [] }
+            for f in frames {
+                for reply in linkHandler?(f, self) ?? [] {
+                    do { try link.send(reply) } catch { note(error) }
+                }
+            }
+        }
+        if let interval = frameIntervalMs, animating {
+            if nextFrameMs.map({ nowMs >= $0 }) ?? true {
+                needsFrame = true
+                nextFrameMs = (nowMs / interval + 1) * interval
+            }
+        } else {
+            nextFrameMs = nil
+        }
+        if presentsEagerly { present() }
+    }
+
+    /// One button edge (its timestamp from the input source).
+    public func feed(_ e: InputEdge) throws(AppError) {
+        for g in gestures.edge(e.button, pressed: e.pressed, ns: e.ns) { try perform(g) }
+    }
+
+    /// Reports the long presses and the 3-second chord that are now due.
+    public func pollGestures() throws(AppError) {
+        for g in gestures.poll(ns: hardware.clock.monotonicNs) { try perform(g) }
+    }
+
+    /// Brings the app and the navigator to the current time.
+    public func tick() throws(AppError) {
+        let before = navigator.ui
+        report(try app.advance(to: now), byOwner: false)
+        navigator.tick(state: app.state, now: now)
+        if navigator.ui != before { needsFrame = true }
+    }
+
+    /// Sends a command as the phone does: stored, then the navigator and feedback hear its events.
+    @discardableResult
+    public func send(_ command: Command) throws(AppError) -> Outcome {
+        let outcome = try app.handle(command)
+        report(outcome.committed, byOwner: true)
+        navigator.tick(state: app.state, now: now)
+        needsFrame = true
+        return outcome
+    }
+
+    /// Runs a gesture through the board's layout and the navigator. A device-made command gets a
+    /// fresh id; a refused one changes nothing but a soft buzz.
+    public func perform(_ g: Gesture) throws(AppError) {
+        try tick()
+        needsFrame = true
+        guard let input = layout.input(for: g) else { return }
+        for effect in navigator.handle(input, state: app.state, now: now) {
+            switch effect {
+            case .factoryReset:
+                let events = try app.wipe(now: now)
+                gestures = GestureRecognizer(debounceMs: Int(gestures.debounceNs / 1_000_000))
+                navigator.resetDone(state: app.state, now: now)
+                report(events, byOwner: true)
+            case .send(let action):
+                let id = "dev-\(app.state.eventCount)"
+                let outcome = try app.handle(Command(id: id, at: now, action: action))
+                report(outcome.committed, byOwner: true, declined: outcome.refusal != nil)
+            }
+        }
+        navigator.tick(state: app.state, now: now)
+    }
+
+    /// Shows a pairing code (the link does when a phone asks to pair); nil hides it.
+    public func showPairingCode(_ code: String?) {
+        navigator.setPairingCode(code)
+        needsFrame = true
+    }
+
+    private func report(_ events: [Event], byOwner: Bool, declined: Bool = false) {
+        if !events.isEmpty {
+            navigator.note(events: events, state: app.state, now: now)
+            onEvents?(events, app.state)
+            needsFrame = true
+        }
+        guard !events.isEmpty || declined else { return }
+        let at = events.last?.at ?? now
+        let out = Feedback.output(for: events, soundOn: app.state.device.sound,
+                                  timeSoundAllowed: app.engine.reminderSoundAllowed(at: at), byOwner: byOwner, declined: declined)
+        guard out.tone != nil || out.light != nil else { return }
+        feedbackLog.append(out)
+        if feedbackLog.count > 64 { feedbackLog.removeFirst(feedbackLog.count - 64) }
+        if let t = out.tone, let s = hardware.sounder { do { try s.play(t) } catch { note(error) } }
+        if let l = out.light, let i = hardware.indicator { do { try i.show(l) } catch { note(error) } }
+    }
+
+    private func note(_ error: HardwareError) {
+        hardwareErrors.append(error)
+        if hardwareErrors.count > 16 { hardwareErrors.removeFirst(hardwareErrors.count - 16) }
+    }
+
+    // MARK: - Frames
+
+    /// Renders the current screen into `canvas` (nothing is sent to the panel).
+    public func render() {
+        let ctx = ScreenContext(state: app.state, ui: navigator.ui, now: now, nowMs: nowMs, profile: profile, theme: theme)
+        Screens.render(ctx, into: &canvas)
+    }
+
+    /// Renders and sends what changed to the panel, and sets the backlight for the power state
+    /// (dim: a third of the brightness; asleep: off, and no frames while it sleeps unless
+    /// something changed or `evenAsleep` — the simulator shows the content of a dark screen).
+    public func present(evenAsleep: Bool = false) {
+        let brightness: Int
+        switch navigator.ui.power {
+        case .awake: brightness = app.state.device.brightness
+        case .dim: brightness = max(1, app.state.device.brightness / 3)
+        case .asleep: brightness = 0
+        }
+        if brightness != lastBrightness {
+            do { try hardware.panel.setBrightness(brightness); lastBrightness = brightness } catch { note(error) }
+        }
+        if navigator.ui.power == .asleep && !needsFrame && !evenAsleep { return }
+        needsFrame = false
+        render()
+        guard let frame = pipeline.frame(for: canvas, nowMs: nowMs) else { return }
+        do {
+            try hardware.panel.flush(frame)
+            pipeline.flushed(frame)
+        } catch {
+            note(error)
+            pipeline.invalidate()
+        }
+    }
+
+    // MARK: - Power
+
+    /// The device booted again with `app` (reopened from the journal, not yet caught up): the
+    /// boot screen, fresh gestures, the panel's content unknown. Reminders missed while off show
+    /// in the banner once the next `step` catches up.
+    public func reboot(app: PetApp) {
+        self.app = app
+        gestures = GestureRecognizer(debounceMs: Int(gestures.debounceNs / 1_000_000))
+        navigator.powerOn(state: app.state, now: now)
+        pipeline.invalidate()
+        lastBrightness = nil
+        needsFrame = true
+    }
+}

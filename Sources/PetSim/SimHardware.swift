@@ -1,0 +1,121 @@
+import PetCore
+import PetDevice
+import PetUI
+
+// The simulated board's backends: a virtual clock, scripted button edges, a headless panel that
+// decodes the bytes it is given, and a buzzer and LED that record. The device loop cannot tell
+// them from the Linux ones.
+
+/// A clock that moves only when told. Wall time can jump (either way); monotonic time only
+/// advances, by the virtual time that passes.
+public final class VirtualClock: DeviceClock {
+    public private(set) var wallMs: Int64
+    public private(set) var monotonicNs: UInt64 = 1_000_000_000
+
+    public init(wallMs: Int64) { self.wallMs = wallMs }
+
+    /// Time passes: both clocks move on by `ms` (≥ 0).
+    public func advance(ms: Int64) {
+        guard ms > 0 else { return }
+        wallMs = wallMs.addingReportingOverflow(ms).partialValue
+        monotonicNs = monotonicNs &+ UInt64(ms) &* 1_000_000
+    }
+
+    /// Moves to wall time `ms`: forward as time passing, backward as the clock being set back
+    /// (monotonic time does not go back).
+    public func move(toWallMs ms: Int64) {
+        if ms > wallMs { advance(ms: ms - wallMs) } else { wallMs = ms }
+    }
+}
+
+/// Button edges queued by a script or the terminal, stamped with the clock's monotonic time
+/// when queued.
+public final class ScriptedInput: InputSource {
+    var queue: [InputEdge] = []
+    public init() {}
+    public var fileDescriptor: Int32? { nil }
+    public func push(_ e: InputEdge) { queue.append(e) }
+    public func readEdges() throws(HardwareError) -> [InputEdge] {
+        defer { queue.removeAll() }
+        return queue
+    }
+}
+
+/// A panel with no glass: it decodes every byte it is sent (RGB565, SSD1306 pages or SSD1680
+/// rows) into its own picture, as the controller's RAM would hold it, and counts what it got.
+/// Snapshots and GIFs are made from this picture, so a 1-bit display's snapshot shows what the
+/// 1-bit panel shows.
+public final class HeadlessPanel: Panel {
+    public let format: PixelFormat
+    public let width: Int
+    public let height: Int
+    public let rotation: Int
+    public let isEPaper: Bool
+    /// The colour panel's RAM, or nil for 1-bit panels.
+    public private(set) var colour: Canvas?
+    /// The 1-bit panel's RAM, or nil for colour panels.
+    public private(set) var mono: MonoCanvas?
+    public private(set) var brightness = 100
+    /// Frames, bytes, and e-paper refreshes received.
+    public private(set) var frames = 0
+    public private(set) var bytes = 0
+    public private(set) var fullRefreshes = 0
+    public private(set) var partialRefreshes = 0
+    /// Bytes of the last frame.
+    public private(set) var lastFrameBytes = 0
+
+    public init(profile: DisplayProfile, format: PixelFormat? = nil, rotation: Int = 0) {
+        self.format = format ?? PixelFormat.natural(for: profile.kind)
+        width = profile.width
+        height = profile.height
+        self.rotation = rotation
+        isEPaper = profile.kind == .epaper
+        if self.format.isMonochrome { mono = MonoCanvas(width: width, height: height, background: .black) }
+        else { colour = Canvas(width: width, height: height, background: .black) }
+    }
+
+    public func flush(_ frame: PanelFrame) throws(HardwareError) {
+        for r in frame.rects {
+            let ok: Bool
+            switch format {
+            case .rgb565: ok = colour.map { var c = $0; let ok = PanelBytes.decodeRGB565(r, into: &c); colour = c; return ok } ?? false
+            case .ssd1306Pages: ok = mono.map { var m = $0; let ok = PanelBytes.decodeSSD1306(r, into: &m); mono = m; return ok } ?? false
+            case .ssd1680Rows: ok = mono.map { var m = $0; let ok = PanelBytes.decodeSSD1680(r, into: &m); mono = m; return ok } ?? false
+            }
+            guard ok else {
+                throw HardwareError(device: "sim panel", operation: "write \(r.bytes.count) bytes at \(r.area)",
+                                    reason: "the byte count does not fit the window")
+            }
+        }
+        frames += 1
+        lastFrameBytes = frame.byteCount
+        bytes += frame.byteCount
+        switch frame.refresh {
+        case .full: fullRefreshes += 1
+        case .partial: partialRefreshes += 1
+        case .immediate: break
+        }
+    }
+
+    public func setBrightness(_ percent: Int) throws(HardwareError) { brightness = percent }
+
+    /// What the panel shows, as colour pixels (1-bit: black and white).
+    public var picture: Canvas {
+        if let colour { return colour }
+        return mono?.toCanvas() ?? Canvas(width: width, height: height)
+    }
+}
+
+/// A buzzer that remembers what it played.
+public final class RecordingSounder: Sounder {
+    public private(set) var played: [Tone] = []
+    public init() {}
+    public func play(_ tone: Tone) throws(HardwareError) { played.append(tone) }
+}
+
+/// An LED that remembers its patterns.
+public final class RecordingIndicator: Indicator {
+    public private(set) var shown: [LightPattern] = []
+    public init() {}
+    public func show(_ pattern: LightPattern) throws(HardwareError) { shown.append(pattern) }
+}

@@ -1,0 +1,192 @@
+// PanelBytes.swift — the byte formats the three panel controllers take, both ways: packing a
+// rendered surface's rectangle into the bytes a driver sends, and decoding those bytes back into
+// pixels (what the panel then shows). The headless panel of the simulator and the golden-frame
+// tests decode, so a picture of a 1-bit display shows what the 1-bit panel shows.
+
+/// How a panel's RAM takes pixels.
+public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
+    /// 16-bit colour, two bytes a pixel, most significant byte first (ST7789 `RAMWR` in 65k
+    /// colour mode), rows top to bottom, pixels left to right within the rectangle.
+    case rgb565
+    /// 1-bit, page-major (SSD1306): per page of 8 rows, one byte per column, bit 0 the page's top
+    /// row, 1 = lit. A rectangle grows to whole pages.
+    case ssd1306Pages = "ssd1306-pages"
+    /// 1-bit, row-major (SSD1680): per row, one byte per 8 columns, the leftmost pixel in the most
+    /// significant bit, 1 = white. A rectangle grows to whole bytes horizontally.
+    case ssd1680Rows = "ssd1680-rows"
+
+    public var isMonochrome: Bool { self != .rgb565 }
+
+    /// The natural format of a display kind (colour: RGB565; OLED: SSD1306; e-paper: SSD1680).
+    public static func natural(for kind: DisplayKind) -> PixelFormat {
+        switch kind {
+        case .colour: .rgb565
+        case .mono: .ssd1306Pages
+        case .epaper: .ssd1680Rows
+        }
+    }
+
+    /// Bytes a full frame of `width` × `height` takes.
+    public func frameBytes(width: Int, height: Int) -> Int {
+        switch self {
+        case .rgb565: width * height * 2
+        case .ssd1306Pages: width * ((height + 7) / 8)
+        case .ssd1680Rows: ((width + 7) / 8) * height
+        }
+    }
+}
+
+/// One rectangle of a frame, packed: the area the bytes cover (grown to the format's alignment,
+/// inside the panel) and the bytes in the format's order.
+public struct PackedRect: Sendable, Equatable {
+    public var area: Rect
+    public var bytes: [UInt8]
+    public init(area: Rect, bytes: [UInt8]) { self.area = area; self.bytes = bytes }
+}
+
+/// What a frame is drawn on before it is packed: a colour canvas, or a 1-bit one for the
+/// monochrome panels.
+public enum PanelSurface: Sendable {
+    case colour(Canvas)
+    case mono(MonoCanvas)
+
+    public var width: Int {
+        switch self { case .colour(let c): c.width; case .mono(let m): m.width }
+    }
+    public var height: Int {
+        switch self { case .colour(let c): c.height; case .mono(let m): m.height }
+    }
+    public var bounds: Rect { Rect(x: 0, y: 0, w: width, h: height) }
+
+    /// The surface a panel of `format` shows for a rendered canvas: the canvas itself for
+    /// colour, its 1-bit conversion for the monochrome formats.
+    public static func of(_ canvas: Canvas, format: PixelFormat) -> PanelSurface {
+        format.isMonochrome ? .mono(MonoCanvas(from: canvas)) : .colour(canvas)
+    }
+
+    /// The rectangles that differ from `shown` (nil: the panel's content is unknown, so the whole
+    /// surface). Colour: a few bands (`FrameDiff`); 1-bit: the one rectangle holding every change.
+    public func changedRects(from shown: PanelSurface?) -> [Rect] {
+        switch (self, shown) {
+        case let (.colour(new), .colour(old)?): return FrameDiff.changedRects(from: old, to: new)
+        case let (.mono(new), .mono(old)?): return new.changedRect(from: old).map { [$0] } ?? []
+        default: return bounds.isEmpty ? [] : [bounds]
+        }
+    }
+
+    /// Packs `rect` in `format` (a colour surface packed for a 1-bit format is converted first).
+    public func pack(_ rect: Rect, as format: PixelFormat) -> PackedRect {
+        switch (self, format) {
+        case (.colour(let c), .rgb565): return PanelBytes.rgb565(c, rect)
+        case (.mono(let m), .ssd1306Pages): let p = m.ssd1306Bytes(in: rect); return PackedRect(area: p.area, bytes: p.bytes)
+        case (.mono(let m), .ssd1680Rows): let p = m.ssd1680Bytes(in: rect); return PackedRect(area: p.area, bytes: p.bytes)
+        case (.mono(let m), .rgb565): return PanelBytes.rgb565(m.toCanvas(), rect)
+        case (.colour(let c), _): return PanelSurface.mono(MonoCanvas(from: c)).pack(rect, as: format)
+        }
+    }
+}
+
+public enum PanelBytes {
+    /// The RGB565 bytes (big-endian) of `rect` clipped to the canvas.
+    public static func rgb565(_ c: Canvas, _ rect: Rect) -> PackedRect {
+        guard let r = rect.intersection(c.bounds) else { return PackedRect(area: Rect(x: 0, y: 0, w: 0, h: 0), bytes: []) }
+        var out = [UInt8](repeating: 0, count: r.w * r.h * 2)
+        c.pixels.withUnsafeBufferPointer { px in
+            var o = 0
+            for y in r.y..<r.maxY {
+                let row = y * c.width
+                for x in r.x..<r.maxX {
+                    let v = px[row + x]
+                    out[o] = UInt8(v >> 8); out[o + 1] = UInt8(v & 0xFF)
+                    o += 2
+                }
+            }
+        }
+        return PackedRect(area: r, bytes: out)
+    }
+
+    /// Decodes a packed rectangle into `canvas` (a colour panel's RAM). Bytes past the end of
+    /// the area are ignored; missing ones leave pixels as they were. Returns false when the byte
+    /// count does not match the area (the panel would show garbage there).
+    @discardableResult
+    public static func decodeRGB565(_ p: PackedRect, into canvas: inout Canvas) -> Bool {
+        guard let r = p.area.intersection(canvas.bounds), r == p.area else { return false }
+        guard p.bytes.count == r.w * r.h * 2 else { return false }
+        let w = canvas.width
+        p.bytes.withUnsafeBufferPointer { b in
+            canvas.pixels.withUnsafeMutableBufferPointer { px in
+                var i = 0
+                for y in r.y..<r.maxY {
+                    for x in r.x..<r.maxX {
+                        px[y * w + x] = UInt16(b[i]) << 8 | UInt16(b[i + 1])
+                        i += 2
+                    }
+                }
+            }
+        }
+        canvas.markDirty(r)
+        return true
+    }
+
+    /// Decodes SSD1306 pages into a 1-bit picture (`area.y` and `area.h` multiples of 8 or the
+    /// panel's bottom edge).
+    @discardableResult
+    public static func decodeSSD1306(_ p: PackedRect, into m: inout MonoCanvas) -> Bool {
+        let r = p.area
+        guard r.y % 8 == 0, r.w > 0, r.h > 0 else { return r.w == 0 && p.bytes.isEmpty }
+        let pages = (r.h + 7) / 8
+        guard p.bytes.count == pages * r.w else { return false }
+        var i = 0
+        for page in 0..<pages {
+            for x in r.x..<r.maxX {
+                let b = p.bytes[i]; i += 1
+                for k in 0..<8 {
+                    let y = r.y + page * 8 + k
+                    guard y < r.maxY else { break }
+                    m.setPixel(x: x, y: y, b & (1 << UInt8(k)) != 0 ? .white : .black)
+                }
+            }
+        }
+        return true
+    }
+
+    /// Decodes SSD1680 rows into a 1-bit picture (`area.x` a multiple of 8).
+    @discardableResult
+    public static func decodeSSD1680(_ p: PackedRect, into m: inout MonoCanvas) -> Bool {
+        let r = p.area
+        guard r.x % 8 == 0, r.w > 0, r.h > 0 else { return r.w == 0 && p.bytes.isEmpty }
+        let perRow = (r.w + 7) / 8
+        guard p.bytes.count == perRow * r.h else { return false }
+        for row in 0..<r.h {
+            for bx in 0..<perRow {
+                let b = p.bytes[row * perRow + bx]
+                for k in 0..<8 {
+                    let x = r.x + bx * 8 + k
+                    guard x < r.maxX else { break }
+                    m.setPixel(x: x, y: r.y + row, b & (0x80 >> UInt8(k)) != 0 ? .white : .black)
+                }
+            }
+        }
+        return true
+    }
+
+    /// What a panel of `format` shows for `canvas`: packed whole and decoded again (the golden
+    /// frames and the simulator's snapshots are this picture).
+    public static func roundTrip(_ canvas: Canvas, format: PixelFormat) -> Canvas {
+        let surface = PanelSurface.of(canvas, format: format)
+        let packed = surface.pack(surface.bounds, as: format)
+        switch format {
+        case .rgb565:
+            var out = Canvas(width: canvas.width, height: canvas.height, background: .black)
+            decodeRGB565(packed, into: &out)
+            out.textRuns = canvas.textRuns
+            return out
+        case .ssd1306Pages, .ssd1680Rows:
+            var m = MonoCanvas(width: canvas.width, height: canvas.height, background: .black)
+            if format == .ssd1306Pages { decodeSSD1306(packed, into: &m) } else { decodeSSD1680(packed, into: &m) }
+            var out = m.toCanvas()
+            out.textRuns = canvas.textRuns
+            return out
+        }
+    }
+}
