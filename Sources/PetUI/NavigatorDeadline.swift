@@ -6,7 +6,11 @@ extension Navigator {
     /// (while the screen is on) the clock on it shows a new minute — or, on the running focus
     /// screen, a new second. nil: nothing will change until an input or an event. The device
     /// loop sleeps until the earliest of this and its other deadlines.
+    ///
+    /// While the screen sleeps nothing here needs a wake-up: toasts, the overlay and going home
+    /// expire unseen and are settled when something else wakes the device.
     public func nextDeadline(state: PetState, now: Instant) -> Instant? {
+        if ui.power == .asleep && ui.screen != .boot { return nil }
         var candidates: [Instant] = []
         if ui.screen == .boot, let until = ui.bootUntil { candidates.append(until) }
         if ui.screen != .boot, ui.screen != .home || ui.menu != nil || ui.cursor != 0 {

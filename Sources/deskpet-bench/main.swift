@@ -22,7 +22,9 @@ Figures (NAME):
   coldstart   process start -> journal replayed -> first frame, median of 21 runs (new journal and a year's journal)
   stats       every stats screen over five years of scripted history
   render      full-frame renders of the 240x240 home screen per second, and the same screen drawn with PIL
-  buttons     button edge -> frame ready (p50/p95/p99), bytes sent to the panel per interaction
+  buttons     button edge -> frame ready (p50/p95/p99), bytes the panel receives per interaction
+  wakeups     device-loop wake-ups per simulated idle hour: screen asleep (vs the core's own wake-ups),
+              home awake with 10 fps animation and without
 
 Options:
   --quick     fewer iterations (for a smoke test in CI)
@@ -372,15 +374,19 @@ func benchButtons(presses: Int) throws {
     var viewOnly: [Double] = []
     var bytes: [Int] = []
     let full = SimDevice.width * SimDevice.height * 2
-    var previous = device.canvas
+    device.render()
+    var sentBefore = device.panel.bytes
     func measure(_ body: () throws -> Void) rethrows -> Double {
         let t0 = monoNs()
         try body()
         return Double(monoNs() - t0) / 1e6
     }
+    /// The bytes the (headless) panel received for this interaction, from the device loop's own
+    /// pipeline (diff, pack, flush).
     func sent() {
-        bytes.append(FrameDiff.bytes(FrameDiff.changedRects(from: previous, to: device.canvas)))
-        previous = device.canvas
+        device.render()
+        bytes.append(device.panel.bytes - sentBefore)
+        sentBefore = device.panel.bytes
     }
     // A scripted day of interactions: moving through the list, petting, checking a habit (via the
     // phone), completing tasks, time passing minute by minute (the clock and animations change).
@@ -414,6 +420,43 @@ func benchButtons(presses: Int) throws {
           ("p50_bytes", f(typical, 0)), ("p90_bytes", f(percentile(bytes.map(Double.init), 90), 0)),
           ("max_bytes", "\(bytes.last ?? 0)"), ("p50_percent", f(pct(Int(typical)), 2)),
           ("p90_percent", f(pct(Int(percentile(bytes.map(Double.init), 90))), 2)), ("target", q("typical <=10% of a full frame"))])
+}
+
+/// Loop wake-ups per simulated idle hour (SPEC §16: the idle daemon wakes only for the core's own
+/// events while the screen sleeps): a pet with two weeks of life, its reminders and day closes,
+/// and nobody touching it. Asleep: the loop's wake-ups vs the core's own over a whole day. Awake on
+/// home (dim and sleep set to their longest): with 10 fps animation, and without (e-paper style,
+/// the clock's minute only).
+func benchWakeups() throws {
+    let device = try uiFixtureDevice()
+    try device.run(until: device.now + 3600)
+    guard device.ui.power == .asleep else { throw AppError.journal(seq: nil, detail: "bench fixture: the screen did not sleep") }
+    // The core's own wake-ups over the next day, counted on a copy of the engine.
+    var probe = device.app.engine
+    var t = device.app.state.now
+    let day = device.now + Seconds.day
+    var core = 0
+    while let w = probe.nextWakeup(), w <= day, w > t { _ = probe.advance(to: w); t = w; core += 1 }
+    let before = device.loop.wakeups, beforeAsleep = device.loop.wakeupsAsleep
+    try device.run(until: day)
+    let loop = device.loop.wakeups - before - 1   // minus the final step of run(until:)
+    let asleep = device.loop.wakeupsAsleep - beforeAsleep - 1
+    emit([("figure", q("loop_wakeups_per_idle_hour")), ("screen", q("asleep")), ("hours", "24"),
+          ("wakeups_while_asleep", "\(asleep)"), ("core_wakeups", "\(core)"), ("per_hour", f(Double(asleep) / 24, 2)),
+          ("all_wakeups", "\(loop)"), ("note", q("all_wakeups adds the minutes a reminder lit the screen until it slept again")),
+          ("target", q("wakeups_while_asleep == core_wakeups"))])
+    // Awake: the owner set the longest dim and sleep times; home stays lit for the hour.
+    var settings = device.app.state.device
+    settings.dimAfter = 3600; settings.sleepAfter = 7200
+    try device.send(Command(id: "bench-awake", at: device.now, action: .setDevice(settings)))
+    for (label, interval) in [("awake, 10 fps animation", Int64(100)), ("awake, no animation (e-paper style)", nil)] as [(String, Int64?)] {
+        device.loop.frameIntervalMs = interval
+        try device.press(.c)   // wakes the screen on home
+        let start = device.loop.wakeups
+        try device.run(until: device.now + 3600)
+        emit([("figure", q("loop_wakeups_per_idle_hour")), ("screen", q(label)), ("hours", "1"),
+              ("loop_wakeups", "\(device.loop.wakeups - start - 1)"), ("power_after", q(device.ui.power.rawValue))])
+    }
 }
 
 /// Spawns this binary in probe mode and measures until it exits.
@@ -460,7 +503,7 @@ if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons"]
+var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups"]
 if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
@@ -474,6 +517,7 @@ do {
     }
     if only.contains("stats") { try benchStats(years: quick ? 1 : 5) }
     if only.contains("render") { progress("render: home screen frames"); try benchRender(frames: quick ? 500 : 20_000) }
+    if only.contains("wakeups") { progress("wakeups: an idle day asleep, an idle hour awake"); try benchWakeups() }
     if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }
     if only.contains("latency") {
         progress("latency: \(quick ? 1000 : 10_000) commands, each durable before the frame")

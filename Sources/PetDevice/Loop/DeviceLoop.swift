@@ -33,6 +33,8 @@ public final class DeviceLoop {
     public var presentsEagerly: Bool
     /// How many times the loop woke (`step` calls): the idle-cost figure of deskpet-bench.
     public private(set) var wakeups = 0
+    /// Of those, the wake-ups that found the screen asleep (the idle daemon's cost).
+    public private(set) var wakeupsAsleep = 0
     /// Called with every batch of stored events and the state after it.
     public var onEvents: (([Event], PetState) -> Void)?
     /// The phone-link protocol's entry point (the link issue fills it): a frame in, frames out.
@@ -110,6 +112,7 @@ public final class DeviceLoop {
     /// recorded in `hardwareErrors` and the loop carries on.
     public func step() throws(AppError) {
         wakeups += 1
+        if navigator.ui.power == .asleep { wakeupsAsleep += 1 }
         try tick()
         for source in hardware.inputs {
             let edges: [InputEdge]
