@@ -4,7 +4,8 @@ import PetCore
 @testable import PetUI
 
 /// Golden frames (issue 4): every screen × every display size (and the home screen in both themes)
-/// rendered headless and compared byte for byte with the committed PNGs in Tests/PetUITests/Golden.
+/// rendered headless, packed in the panel's byte format and decoded back (what the panel shows), and
+/// compared byte for byte with the committed PNGs in Tests/PetUITests/Golden.
 /// A mismatch writes `<name>_actual.png` and `<name>_diff.png` (changed pixels in magenta over a
 /// faded copy of the golden) next to it. Regenerate all of them with:
 ///
@@ -38,7 +39,10 @@ final class GoldenFrameTests: XCTestCase {
                                     theme: Theme.resolve(themeName, for: profile))
             var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)
             Screens.render(ctx, into: &canvas)
-            let png = Data(PNG.encode(rgb565: canvas))
+            // What the panel shows: the frame packed in the panel's own format (RGB565, SSD1306
+            // pages, SSD1680 rows) and decoded back, so a 1-bit golden frame is the 1-bit picture.
+            let shown = PanelBytes.roundTrip(canvas, format: PixelFormat.natural(for: profile.kind))
+            let png = Data(PNG.encode(rgb565: shown))
             let golden = Self.folder.appendingPathComponent(name + ".png")
             let actual = Self.folder.appendingPathComponent(name + "_actual.png")
             let diff = Self.folder.appendingPathComponent(name + "_diff.png")
