@@ -26,17 +26,19 @@ let package = Package(
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
         // The simulated board: virtual clock, headless display, scenario runner.
-        .target(name: "PetSim", dependencies: ["PetDevice"]),
+        .target(name: "PetSim", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice"]),
 
-        .executableTarget(name: "deskpet-sim", dependencies: ["PetSim"]),
-        .executableTarget(name: "deskpet-bench", dependencies: ["PetSim"]),
+        .executableTarget(name: "deskpet-sim", dependencies: ["PetUI", "PetDevice", "PetSim"]),
+        .executableTarget(name: "deskpet-bench", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim"]),
 
-        .testTarget(name: "PetCoreTests", dependencies: ["PetCore"]),
-        .testTarget(name: "PetStoreTests", dependencies: ["PetStore"]),
-        .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore"], exclude: ["Golden"]),
-        .testTarget(name: "PetDeviceTests", dependencies: ["PetDevice"]),
-        .testTarget(name: "PetSimTests", dependencies: ["PetSim"]),
-        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux"]),
+        // What every test target shares: running tools, a seeded generator, temp folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PetCoreTests", dependencies: ["PetCore", "TestSupport"]),
+        .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "TestSupport"]),
+        .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
+        .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,7 @@ public struct Outcome: Sendable {
     public var refusal: DomainError? { if case .failure(let e) = result { e } else { nil } }
 
     /// The reply, or the refusal as `AppError.domain`.
+    @discardableResult
     public func get() throws(AppError) -> Reply {
         switch result {
         case .success(let r): return r

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import PetUI
 
 /// art/*.txt (the pet's sprite sheets, docs/art.md) compared with the copy built into PetUI
@@ -36,14 +37,7 @@ final class ArtFileTests: XCTestCase {
 
     /// The generator's own check passes (it validates the format with file:line messages).
     func testTheGeneratorCheckPasses() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Self.root.appendingPathComponent("tools/embed-art.py").path, "--check"]
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        p.waitUntilExit()
-        let msg = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(p.terminationStatus, 0, msg)
+        let r = try runTool("python3", [Self.root.appendingPathComponent("tools/embed-art.py").path, "--check"])
+        XCTAssertEqual(r.status, 0, r.stderr)
     }
 }

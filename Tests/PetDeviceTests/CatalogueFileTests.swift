@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 import PetCore
 
 /// content/catalogue.json (the store's data file, SPEC §6) decoded with Foundation's JSONDecoder,
@@ -67,14 +68,7 @@ final class CatalogueFileTests: XCTestCase {
     func testTheGeneratedSwiftIsUpToDate() throws {
         let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let python else { return XCTFail("python3 is not installed: run tools/setup-debian.sh") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [Self.root.appendingPathComponent("tools/embed-catalogue.py").path, "--check"]
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        p.waitUntilExit()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(p.terminationStatus, 0, message)
+        let r = try runTool(python, [Self.root.appendingPathComponent("tools/embed-catalogue.py").path, "--check"])
+        XCTAssertEqual(r.status, 0, r.stderr)
     }
 }

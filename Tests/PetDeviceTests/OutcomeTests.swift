@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 import PetCore
 import PetStore
 @testable import PetDevice
@@ -36,11 +37,8 @@ extension PetAppTests {
         try app.handle(Command(id: "c1", at: t0, action: .createTask(TaskDraft(id: "t1", title: "Tea")))).get()
         let count = try app.store.eventCount()
         // Damage the stored reply behind the app's back.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [path, "UPDATE commands SET reply = 'not json' WHERE id = 'c1'"]
-        try p.run(); p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0)
+        let r = try runTool("/usr/bin/sqlite3", [path, "UPDATE commands SET reply = 'not json' WHERE id = 'c1'"])
+        XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertThrowsError(try app.handle(Command(id: "c1", at: t0, action: .createTask(TaskDraft(id: "t1", title: "Tea"))))) { error in
             guard case .journal(_, let detail)? = error as? AppError else { return XCTFail("\(error)") }
             XCTAssertTrue(detail.contains("stored reply"), detail)

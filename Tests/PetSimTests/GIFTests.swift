@@ -4,6 +4,7 @@
 
 import Foundation
 import XCTest
+import TestSupport
 import PetSim
 import PetUI
 
@@ -45,19 +46,11 @@ final class GIFTests: XCTestCase {
             open(sys.argv[1] + '.%d.rgb' % k, 'wb').write(im.convert('RGB').tobytes())
             print(im.info.get('duration', -1))
         """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", script, file.path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let r = try runTool(python, ["-c", script, file.path])
+        let text = r.output
         if text.contains("No module named 'PIL'") { XCTFail("python3-pil is not installed: run tools/setup-debian.sh"); return Decoded() }
-        guard p.terminationStatus == 0 else { XCTFail("PIL could not read the GIF:\n\(text)"); return Decoded() }
-        let lines = text.split(separator: "\n").map(String.init)
+        guard r.status == 0 else { XCTFail("PIL could not read the GIF:\n\(text)"); return Decoded() }
+        let lines = r.stdout.split(separator: "\n").map(String.init)
         let head = lines[0].split(separator: " ").compactMap { Int($0) }
         var d = Decoded(width: head[0], height: head[1], loop: head[2] < 0 ? nil : head[2])
         for k in 0..<head[3] {

@@ -4,6 +4,7 @@
 
 import Foundation
 import XCTest
+import TestSupport
 import PetSim
 
 final class ScenarioTests: XCTestCase {
@@ -62,17 +63,8 @@ final class ScenarioTests: XCTestCase {
     /// Runs a program, returning its exit status and combined output.
     @discardableResult
     func exec(_ path: String, _ args: [String], cwd: URL? = nil) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        if let cwd { p.currentDirectoryURL = cwd }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try runTool(path, args, cwd: cwd)
+        return (r.status, r.output)
     }
 
     // MARK: - (a) every sim/*.scenario passes

@@ -2,6 +2,7 @@
 
 import Foundation
 import XCTest
+import TestSupport
 @testable import PetStore
 
 /// Base class giving each test its own temporary directory.
@@ -31,19 +32,9 @@ class StoreTestCase: XCTestCase {
     /// Runs `/usr/bin/sqlite3 -batch <path> <sql>` and returns trimmed stdout.
     @discardableResult
     func sqliteCLI(_ path: String, _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-batch", path, sql]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errText = String(decoding: stderr, as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, "sqlite3 failed: \(errText)", file: file, line: line)
-        return String(decoding: stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let r = try runTool("/usr/bin/sqlite3", ["-batch", path, sql])
+        XCTAssertEqual(r.status, 0, "sqlite3 failed: \(r.stderr)", file: file, line: line)
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Asserts that `body` throws exactly `expected`.
