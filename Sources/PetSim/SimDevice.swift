@@ -30,6 +30,8 @@ public final class SimDevice {
     /// The theme the owner chose, resolved for this display.
     public var theme: Theme { Theme.resolve(app.state.device.theme, for: profile) }
     var gestures = GestureRecognizer()
+    /// Edges of one key closer than this are bounces (the board's `debounce-ms`; SPEC §14: 30).
+    public let debounceMs: Int
     let dbPath: String?
     let options: EventStore.Options
     /// Called with every batch of events that was stored.
@@ -44,8 +46,10 @@ public final class SimDevice {
     public init(dbPath: String?, start: Instant, zone: String, dayStart: Int = 3,
                 options: EventStore.Options = EventStore.Options(),
                 profile: DisplayProfile = .square240, layout: InputLayout = .threeButtons,
-                boot: Bool = true) throws(AppError) {
+                debounceMs: Int = 30, boot: Bool = true) throws(AppError) {
         self.dbPath = dbPath
+        self.debounceMs = debounceMs
+        gestures = GestureRecognizer(debounceMs: debounceMs)
         self.options = options
         self.profile = profile
         self.layout = layout
@@ -127,7 +131,7 @@ public final class SimDevice {
         let store: EventStore
         do { store = try EventStore(path: dbPath, options: options) } catch { throw .store(error) }
         app = try PetApp(store: store, now: now)
-        gestures = GestureRecognizer()
+        gestures = GestureRecognizer(debounceMs: debounceMs)
         navigator.powerOn(state: app.state, now: now)
     }
 
@@ -202,7 +206,7 @@ public final class SimDevice {
             switch effect {
             case .factoryReset:
                 try app.wipe(now: now)
-                gestures = GestureRecognizer()
+                gestures = GestureRecognizer(debounceMs: debounceMs)
                 navigator.resetDone(state: app.state, now: now)
                 report(app.lastCommitted)
             case .send(let action):
