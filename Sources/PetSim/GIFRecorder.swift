@@ -46,7 +46,8 @@ public final class ScenarioPlayer {
         }
         do {
             return try SimDevice(dbPath: nil, start: Instant(rules.utc(for: local)), zone: zone, dayStart: dayStart,
-                                 profile: profile ?? scenario.display, layout: layout ?? scenario.buttons)
+                                 profile: profile ?? scenario.display, layout: layout ?? scenario.buttons,
+                                 debounceMs: scenario.debounceMs)
         } catch {
             throw .failed(file: scenario.file, line: 1, step: "start", message: error.description)
         }

@@ -64,15 +64,21 @@ public final class ScenarioRunner {
         let device: SimDevice
         do {
             device = try SimDevice(dbPath: db, start: startInstant, zone: start.zone, dayStart: start.dayStart,
-                                   profile: scenario.display, layout: scenario.buttons, boot: false)
+                                   profile: scenario.display, layout: scenario.buttons,
+                                   debounceMs: scenario.debounceMs, boot: false)
         } catch {
             throw .failed(file: scenario.file, line: 1, step: "start", message: error.description)
         }
         // Close the journal when the run ends, passed or failed, so other tools can read it at once.
         defer { device.app.store.close() }
         if !options.quiet {
-            let board = scenario.display == .square240 && scenario.buttons == .threeButtons ? ""
-                : " on \(scenario.display.id), buttons=\(scenario.buttons.rawValue)"
+            let board = if let b = scenario.board {
+                " on board \(b.name) (\(scenario.display.id), buttons=\(scenario.buttons.rawValue))"
+            } else if scenario.display == .square240 && scenario.buttons == .threeButtons {
+                ""
+            } else {
+                " on \(scenario.display.id), buttons=\(scenario.buttons.rawValue)"
+            }
             print("▶ \(scenario.name): pet '\(device.app.state.pet.name)' starts \(start.local) \(start.zone)\(board)")
             device.onEvents = { [print] events, state in
                 for e in events { if let line = Narrator.describe(e, state: state) { print(line) } }

@@ -7,10 +7,15 @@ public struct Scenario: Sendable {
     public var name: String
     public var file: String
     public var steps: [Located]
-    /// The display and the input layout of the simulated board (`start … display=320x240
-    /// buttons=joystick`); defaults 240x240 and three buttons.
+    /// The display and the input layout of the simulated board (`start … board=NAME`, or
+    /// `start … display=320x240 buttons=joystick`); defaults 240x240 and three buttons.
     public var display: DisplayProfile = .square240
     public var buttons: InputLayout = .threeButtons
+    /// The board file the scenario names (`start … board=`), if any; `display` and `buttons`
+    /// are then its profile and layout.
+    public var board: Board?
+    /// The board's debounce time in ms (30 without a board file).
+    public var debounceMs = 30
 
     public struct Located: Sendable {
         public var line: Int
@@ -57,9 +62,12 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
     case syntax(file: String, line: Int, message: String)
     case failed(file: String, line: Int, step: String, message: String)
     case io(path: String, message: String)
+    /// A board file that is wrong (its own error names its file, line and key).
+    case board(BoardError)
 
     public var description: String {
         switch self {
+        case let .board(e): return e.description
         case let .syntax(file, line, message): return "\(file):\(line): syntax error: \(message)"
         case let .failed(file, line, step, message): return "\(file):\(line): \(step)\n  \(message)"
         case let .io(path, message): return "\(path): \(message)"
@@ -71,7 +79,7 @@ public enum ScenarioParser {
     /// Parses scenario text. Errors name the file, the line and the problem.
     public static func parse(_ text: String, file: String, name: String? = nil) throws(ScenarioError) -> Scenario {
         var steps: [Scenario.Located] = []
-        var board: (display: DisplayProfile, buttons: InputLayout) = (.square240, .threeButtons)
+        var board = StartBoard()
         var lineNo = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNo += 1
@@ -83,15 +91,9 @@ public enum ScenarioParser {
             let step: Scenario.Step
             do throws(Problem) {
                 var args = Array(words.dropFirst())
-                if head == "start" { board = try parseBoard(&args) }
+                if head == "start" { board = try parseBoard(&args, file: file) }
                 step = try parseStep(head, args)
-                if let b = step.button, !board.buttons.buttons.contains(b) {
-                    throw Problem(message: "unknown button '\(b.rawValue)' on this board (buttons=\(board.buttons.rawValue): "
-                                  + "\(board.buttons.buttons.map(\.rawValue).joined(separator: ", ")))")
-                }
-                if step.isChord, !board.buttons.hasChord {
-                    throw Problem(message: "a joystick has no A+C chord (factory reset is a settings row)")
-                }
+                try check(step, on: board.buttons)
             } catch let e {
                 throw .syntax(file: file, line: lineNo, message: e.message)
             }
@@ -102,13 +104,65 @@ public enum ScenarioParser {
         }
         let base = name ?? String(file.split(separator: "/").last ?? Substring(file))
         let stem = base.hasSuffix(".scenario") ? String(base.dropLast(9)) : base
-        return Scenario(name: stem, file: file, steps: steps, display: board.display, buttons: board.buttons)
+        return Scenario(name: stem, file: file, steps: steps, display: board.display, buttons: board.buttons,
+                        board: board.file, debounceMs: board.file?.debounceMs ?? 30)
     }
 
-    /// Takes `display=WxH` and `buttons=3|4|joystick` out of a `start` line.
-    static func parseBoard(_ args: inout [String]) throws(Problem) -> (display: DisplayProfile, buttons: InputLayout) {
-        var display = DisplayProfile.square240, buttons = InputLayout.threeButtons
+    /// The board a `start` line names: a board file, or a display and a layout.
+    struct StartBoard {
+        var display = DisplayProfile.square240
+        var buttons = InputLayout.threeButtons
+        var file: Board?
+    }
+
+    /// A key step must press keys the board has.
+    static func check(_ step: Scenario.Step, on layout: InputLayout) throws(Problem) {
+        if let b = step.button, !layout.buttons.contains(b) {
+            throw Problem(message: "unknown button '\(b.rawValue)' on this board (buttons=\(layout.rawValue): "
+                          + "\(layout.buttons.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if step.isChord, !layout.hasChord {
+            throw Problem(message: "a joystick has no A+C chord (factory reset is a settings row)")
+        }
+    }
+
+    /// Takes `board=NAME|PATH`, or `display=WxH` and `buttons=3|4|joystick`, out of a `start`
+    /// line. A board path is relative to the scenario file.
+    static func parseBoard(_ args: inout [String], file: String) throws(Problem) -> StartBoard {
+        var board = StartBoard()
         var rest: [String] = []
+        var boardRef: String?
+        var sawDisplayOrButtons = false
+        for a in args {
+            if a.hasPrefix("board=") {
+                guard boardRef == nil else { throw Problem(message: "board= given twice") }
+                boardRef = String(a.dropFirst(6))
+            } else if a.hasPrefix("display=") || a.hasPrefix("buttons=") {
+                sawDisplayOrButtons = true
+                rest.append(a)
+            } else {
+                rest.append(a)
+            }
+        }
+        if let ref = boardRef {
+            guard !sawDisplayOrButtons else {
+                throw Problem(message: "board= names the display and the keys: leave out display= and buttons= (or board=)")
+            }
+            guard !ref.isEmpty else { throw Problem(message: "board= needs a board name or a path to a .board file") }
+            do throws(ScenarioError) {
+                let b = try SimBoards.load(ref, relativeTo: file)
+                board.file = b
+                board.display = b.profile
+                board.buttons = b.layout
+            } catch {
+                throw Problem(message: "board=\(ref): \(error.description)")
+            }
+            args = rest
+            return board
+        }
+        args = rest
+        rest = []
+        var display = board.display, buttons = board.buttons
         for a in args {
             if a.hasPrefix("display=") {
                 let v = String(a.dropFirst(8))
@@ -125,7 +179,9 @@ public enum ScenarioParser {
             }
         }
         args = rest
-        return (display, buttons)
+        board.display = display
+        board.buttons = buttons
+        return board
     }
 
     struct Problem: Error { var message: String }

@@ -45,6 +45,8 @@ public final class SimDevice {
     public var ui: UIState { loop.ui }
     /// The theme the owner chose, resolved for this display.
     public var theme: Theme { loop.theme }
+    /// Edges of one key closer than this are bounces (the board's `debounce-ms`; SPEC §14: 30).
+    public var debounceMs: Int { Int(loop.gestures.debounceNs / 1_000_000) }
     let dbPath: String?
     let options: EventStore.Options
     /// Called with every batch of events that was stored.

@@ -24,6 +24,11 @@ Options:
   --in-memory     keep the journal in memory (faster; 'off' and 'restart' steps are refused)
   --verbose, -v   print every step as it runs
   --quiet, -q     print only failures
+  --board B       the board to simulate: a board file (boards/*.board, docs/boards.md) or the name
+                  of a built-in one: sim-240x240 (default), sim-240x240-joystick,
+                  sim-320x240-4buttons, sim-oled-128x64, sim-epaper-250x122. For the demo, run,
+                  check, --interactive, --gif and pictures; replaces the scenarios' own board.
+                  Not together with --display or --buttons.
   --display WxH   the display to simulate: 240x240, 320x240, 128x64 or 250x122 (pictures: a
                   comma-separated list; default 240x240,320x240; else the scenario's display)
   --buttons K     the keys of the board: 3, 4 or joystick (--interactive, --gif; default: the
@@ -50,6 +55,7 @@ var displays: [DisplayProfile] = []
 var scale: Int?
 var layout: InputLayout?
 var speed: Int64 = 1
+var boardRef: String?
 @MainActor func value(_ name: String) -> String {
     guard i + 1 < args.count else { printError("deskpet-sim: \(name) needs a value (see --help)\n"); exit(2) }
     i += 1
@@ -66,6 +72,7 @@ while i < args.count {
     case "--print": printDemo = true
     case "--interactive", "-i": interactive = true
     case "--gif": gifPath = value(a)
+    case "--board": boardRef = value(a)
     case "--display":
         for id in value(a).split(separator: ",") {
             guard let p = DisplayProfile.named(String(id)) else {
@@ -97,9 +104,16 @@ while i < args.count {
 
 func emit(_ s: String) { print(s); flushOutput() }
 
+if boardRef != nil && (!displays.isEmpty || layout != nil) {
+    printError("deskpet-sim: --board names the display and the keys: leave out --display and --buttons\n"); exit(2)
+}
+
 let mode = interactive ? "interactive" : (positional.first ?? "demo")
 let files = interactive ? positional : Array(positional.dropFirst())
 do {
+    let board = try boardRef.map { ref throws(ScenarioError) in try SimBoards.load(ref) }
+    /// The scenario on the --board board, if one was given.
+    func onBoard(_ s: Scenario) throws(ScenarioError) -> Scenario { try board.map { b throws(ScenarioError) in try s.on(b) } ?? s }
     switch mode {
     case "interactive":
         guard isatty(0) == 1, isatty(1) == 1 else {
@@ -112,13 +126,16 @@ do {
         o.layout = layout
         o.profile = displays.first
         o.speedIndex = InteractiveKeys.speeds.firstIndex(of: speed) ?? 0
-        if let f = files.first { o.scenario = try ScenarioParser.parse(try readTextFile(f), file: f) }
+        if let f = files.first { o.scenario = try onBoard(try ScenarioParser.parse(try readTextFile(f), file: f)) }
+        else if board != nil {
+            o.scenario = try onBoard(try ScenarioParser.parse(InteractiveSession.starter, file: "<starter>", name: "interactive"))
+        }
         let session = try InteractiveSession(options: o)
         try session.run()
         let s = session.simDevice.app.state
         emit("DeskPet: \(s.pet.name) — coins \(s.coins), level \(s.level), streak \(s.streak) (the journal was in memory)")
     case "pictures":
-        let profiles = displays.isEmpty ? [DisplayProfile.square240, .wide320] : displays
+        let profiles = board.map { [$0.profile] } ?? (displays.isEmpty ? [DisplayProfile.square240, .wide320] : displays)
         for p in profiles { try makeDirectories("\(options.outDir)/\(p.id)") }
         for picture in try Pictures.screenshots(profiles: profiles) {
             let path = "\(options.outDir)/\(picture.name)"
@@ -130,7 +147,7 @@ do {
         if !options.quiet { emit("  🎞 \(gif)") }
     case "demo":
         if printDemo { print(Demo.text); exit(0) }
-        let scenario = try ScenarioParser.parse(Demo.text, file: "<demo>", name: Demo.name)
+        let scenario = try onBoard(try ScenarioParser.parse(Demo.text, file: "<demo>", name: Demo.name))
         let summary = try ScenarioRunner(options: options, print: emit).run(scenario)
         if !options.quiet {
             emit("Snapshots: " + summary.snapshots.joined(separator: ", "))
@@ -140,7 +157,7 @@ do {
     case "run", "check":
         guard !files.isEmpty else { printError("deskpet-sim: \(mode) needs scenario files (see --help)\n"); exit(2) }
         var parsed: [Scenario] = []
-        for f in files { parsed.append(try ScenarioParser.parse(try readTextFile(f), file: f)) }
+        for f in files { parsed.append(try onBoard(try ScenarioParser.parse(try readTextFile(f), file: f))) }
         if mode == "check" { emit("\(parsed.count) scenario(s) OK"); exit(0) }
         if gifPath != nil && parsed.count != 1 { printError("deskpet-sim: --gif records exactly one scenario\n"); exit(2) }
         let runner = ScenarioRunner(options: options, print: emit)
