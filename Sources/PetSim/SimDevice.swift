@@ -57,17 +57,12 @@ public final class SimDevice {
         } catch { throw .store(error) }
         app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
         if app.state.now > start { nowMs = app.state.now.seconds * 1000 }
-        var config = Navigator.Config()
-        config.hasChord = layout.hasChord
-        config.visibleRows = SimDevice.visibleRows(profile)
-        navigator = Navigator(state: app.state, now: Instant(nowMs / 1000), config: config, boot: boot)
+        navigator = Navigator(state: app.state, now: Instant(nowMs / 1000), config: layout.navigatorConfig(profile: profile),
+                              boot: boot)
         canvas = Canvas(width: profile.width, height: profile.height, background: Theme.light.background)
         try tick()
         render()
     }
-
-    /// List rows a screen of this size shows at once (for the navigator's scrolling).
-    static func visibleRows(_ p: DisplayProfile) -> Int { max(2, (p.height - 40) / 24) }
 
     var state: PetState { app.state }
 
@@ -221,7 +216,7 @@ public final class SimDevice {
 
     /// Draws the current screen (and the menu over home, when open) into `canvas`.
     public func render() {
-        let ctx = ScreenContext(state: app.state, ui: navigator.ui, now: now, nowMs: nowMs, profile: profile, theme: theme)
+        let ctx = ScreenContext(navigator: navigator, state: app.state, now: now, nowMs: nowMs, theme: theme)
         Screens.render(ctx, into: &canvas)
     }
 
