@@ -165,8 +165,9 @@ public enum NavRows {
         }
     }
 
-    /// The settings rows; `factoryReset` only when the board has no A+C chord.
-    public static func settings(hasChord: Bool = true) -> [SettingRow] {
+    /// The settings rows; `factoryReset` only when the board has no A+C chord (no default: the
+    /// board decides, issue 7).
+    public static func settings(hasChord: Bool) -> [SettingRow] {
         SettingRow.allCases.filter { hasChord ? $0 != .factoryReset : true }
     }
 

@@ -81,8 +81,10 @@ public struct UIState: Sendable, Equatable {
     public var screen: ScreenID = .boot
     /// Screens to go back to (C / back).
     public var backStack: [ScreenID] = []
-    /// The highlighted row of a list screen (rows: `NavRows`), and the first visible row. On the
-    /// home screen: the index into `state.openTasks()` of the task shown (0 = the next one).
+    /// The highlighted row of a list screen: an index into its selectable rows (`NavRows`; the
+    /// navigator's `view` has them), and `scroll`, the first row drawn (an index into all the
+    /// view's rows, section labels included; also the menu's while it is open). On the home
+    /// screen `cursor` is the index into `state.openTasks()` of the task shown (0 = the next one).
     public var cursor = 0
     public var scroll = 0
     /// The task the detail screen shows.
