@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Embeds the pet's art (art/*.txt) into PetUI as Sources/PetUI/ArtData.swift.
+"""Embeds the pet's art (art/*.txt) into PetUI as Sources/PetUI/Art/ArtData.swift.
 
 PetUI reads no files, so the sprite sheets are compiled in: the text of every art file, in name
 order, as it is on disk. PetUI parses that text at first use (ArtParser.swift); this tool checks
@@ -16,7 +16,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "art"
-TARGET = ROOT / "Sources" / "PetUI" / "ArtData.swift"
+TARGET = ROOT / "Sources" / "PetUI" / "Art" / "ArtData.swift"
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")

@@ -38,6 +38,41 @@ public enum InputLayout: String, Sendable, CaseIterable {
     /// Whether the board has the A+C chord (and so the A+C 3-second factory reset).
     public var hasChord: Bool { self != .joystick }
 
+    /// The navigator's settings for this board on `profile`: the chord (or the factory-reset
+    /// settings row), the key names of the hints, the display whose list layouts decide which
+    /// rows are visible.
+    public func navigatorConfig(profile: DisplayProfile) -> Navigator.Config {
+        Navigator.Config(profile: profile, hasChord: hasChord, keys: keys)
+    }
+
+    /// How a key is named in the hints: "A".."D"; the joystick's "^", "v", "<", ">" and "OK".
+    public static func label(_ b: Button) -> String {
+        switch b {
+        case .a, .b, .c, .d: b.rawValue
+        case .up: "^"
+        case .down: "v"
+        case .left: "<"
+        case .right: ">"
+        case .centre: "OK"
+        }
+    }
+
+    /// What the hints call the key of each input on this board: the key whose tap gives it, or
+    /// "hold KEY" for a long press. Inputs that only a double tap or a chord gives (three
+    /// buttons' `next`) have no name and are left out of the hints.
+    public var keys: NavKeys {
+        var names: [NavInput: String] = [:]
+        for g in gestures {
+            guard let p = input(for: g), names[p.input] == nil else { continue }
+            switch g {
+            case .tap(let b): names[p.input] = InputLayout.label(b)
+            case .longPress(let b): names[p.input] = "hold " + InputLayout.label(b)
+            case .doubleTap, .chordAC, .chordHeld: break
+            }
+        }
+        return NavKeys(names)
+    }
+
     /// The semantic input a gesture means on this board (nil: nothing).
     public func input(for g: Gesture) -> NavPress? {
         switch g {

@@ -39,7 +39,7 @@ public enum Pictures {
     """
 
     /// The screens the README shows, in order.
-    public static let screens: [ScreenID] = [.home, .today, .taskDetail, .stats, .store, .focus]
+    public static let screens: [ScreenID] = [.home, .today, .taskDetail, .stats, .shop, .focus]
 
     /// A picture of one screen: file name and PNG bytes.
     public struct Picture: Sendable {
@@ -60,7 +60,7 @@ public enum Pictures {
             for id in screens {
                 var ui = UIState(screen: id, lastInput: now)
                 ui.detailTaskID = state.tasks.values.filter { $0.state == .pending }.map(\.id).sorted().first
-                let context = ScreenContext(state: state, ui: ui, now: now, profile: profile,
+                let context = ScreenContext(state: state, ui: ui, now: now, config: Navigator.Config(profile: profile),
                                             theme: Theme.resolve(state.device.theme, for: profile))
                 var canvas = Canvas(width: profile.width, height: profile.height)
                 Screens.render(context, into: &canvas)

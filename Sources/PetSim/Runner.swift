@@ -161,7 +161,9 @@ public final class ScenarioRunner {
             guard device.app.state == before else { throw fail("a refused command changed the state") }
             guard try device.app.store.eventCount() == storedBefore else { throw fail("a refused command wrote to the journal") }
             summary.expectations += 1
-        case let .expect(path, op, expected):
+        case let .expect(givenPath, op, givenExpected):
+            let (path, expected) = givenPath.hasPrefix("ui.") ? SimDevice.uiAlias(givenPath, expected: givenExpected)
+                : (givenPath, givenExpected)
             guard let actual = path.hasPrefix("ui.") ? device.uiValue(path) : Inspector.value(path, device: device) else {
                 throw fail("unknown value '\(path)' (see docs/scenarios.md for the list)")
             }

@@ -5,10 +5,26 @@ import PetUI
 extension SimDevice {
     /// The `ui.*` values a scenario can `expect` (docs/scenarios.md): what the navigator shows.
     public static let uiValueNames = [
-        "ui.screen", "ui.menu", "ui.cursor", "ui.row", "ui.task", "ui.back", "ui.power", "ui.stats-page",
-        "ui.store-tab", "ui.editing", "ui.edit-value", "ui.urge-trigger", "ui.urge-outcome", "ui.toasts",
+        "ui.screen", "ui.menu", "ui.cursor", "ui.row", "ui.highlight", "ui.task", "ui.back", "ui.power", "ui.stats-page",
+        "ui.shop-tab", "ui.editing", "ui.edit-value", "ui.urge-trigger", "ui.urge-outcome", "ui.toasts",
         "ui.toast", "ui.reminder", "ui.missed-banner", "ui.detail", "ui.pairing-code", "ui.setting.<row>",
     ]
+
+    /// Old spellings that keep working (docs/scenarios.md): `ui.store-tab` is `ui.shop-tab`, and
+    /// the screen `store` is `shop` in `ui.screen`, `ui.menu`, `ui.back` and `ui.row` (`menu:store`).
+    /// Returns the path and the expected value to compare with.
+    public static func uiAlias(_ path: String, expected: String) -> (path: String, expected: String) {
+        switch path {
+        case "ui.store-tab": return ("ui.shop-tab", expected)
+        case "ui.screen", "ui.menu":
+            return (path, expected == "store" ? "shop" : expected)
+        case "ui.back":
+            return (path, expected.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0 == "store" ? "shop" : String($0) }.joined(separator: ","))
+        case "ui.row": return (path, expected == "menu:store" ? "menu:shop" : expected)
+        default: return (path, expected)
+        }
+    }
 
     public func uiValue(_ path: String) -> String? {
         let u = ui, s = app.state
@@ -19,7 +35,8 @@ extension SimDevice {
         case "ui.back": return u.backStack.isEmpty ? "none" : u.backStack.map(\.rawValue).joined(separator: ",")
         case "ui.power": return u.power.rawValue
         case "ui.stats-page": return "\(u.statsPage)"
-        case "ui.store-tab": return NavRows.storeTabs.indices.contains(u.storeTab) ? NavRows.storeTabs[u.storeTab].lowercased() : "\(u.storeTab)"
+        case "ui.shop-tab", "ui.store-tab":
+            return NavRows.shopTabs.indices.contains(u.shopTab) ? NavRows.shopTabs[u.shopTab].lowercased() : "\(u.shopTab)"
         case "ui.editing": return u.editingSetting ? "yes" : "no"
         case "ui.edit-value": return "\(u.editValue)"
         case "ui.urge-trigger": return u.urgeTriggers.indices.contains(u.urgeTrigger) ? u.urgeTriggers[u.urgeTrigger] : "none"
@@ -41,27 +58,20 @@ extension SimDevice {
         case "ui.row":
             // The highlighted row of the list screen shown, as `kind:id`.
             return rowName()
+        case "ui.highlight":
+            // The texts the display draws in its highlighted row, joined by " | " (`none`).
+            let texts = canvas.highlightedText
+            return texts.isEmpty ? "none" : texts.joined(separator: " | ")
         default: return nil
         }
     }
 
+    /// The highlighted row as the navigator's view has it (the row the screen highlights and the
+    /// inputs act on): `task:<id>`, `setting:<row>`, `menu:<screen>`, …; the task detail's task;
+    /// `none`.
     func rowName() -> String {
-        let u = ui, s = app.state
-        if let m = u.menu { return NavRows.menu.indices.contains(m) ? "menu:" + NavRows.menu[m].rawValue : "none" }
-        func at<T>(_ a: [T]) -> T? { a.indices.contains(u.cursor) ? a[u.cursor] : nil }
-        switch u.screen {
-        case .today:
-            switch at(NavRows.today(s)) {
-            case .task(let id)?: return "task:" + id
-            case .habit(let item)?: return "habit:" + item
-            case nil: return "none"
-            }
-        case .store: return at(NavRows.store(tab: u.storeTab)).map { "item:" + $0.id } ?? "none"
-        case .wardrobe: return at(NavRows.wardrobe(s)).map { "item:" + $0.item } ?? "none"
-        case .commitments: return at(NavRows.commitments(s)).map { "commitment:" + $0.id } ?? "none"
-        case .settings: return at(NavRows.settings(hasChord: layout.hasChord)).map { "setting:" + $0.rawValue } ?? "none"
-        case .taskDetail: return u.detailTaskID.map { "task:" + $0 } ?? "none"
-        default: return "none"
-        }
+        if let row = navigator.view.list?.selectedRow { return row.id }
+        if ui.menu == nil, ui.screen == .taskDetail, let id = ui.detailTaskID { return "task:" + id }
+        return "none"
     }
 }

@@ -325,11 +325,11 @@ func benchRender(frames: Int) throws {
     var canvas = Canvas(width: profile.width, height: profile.height, background: .white)
     let theme = Theme.resolve(.light, for: profile)
     var t = device.now
-    for _ in 0..<50 { Screens.render(ScreenContext(state: state, ui: ui, now: t, profile: profile, theme: theme), into: &canvas) }
+    for _ in 0..<50 { Screens.render(ScreenContext(state: state, ui: ui, now: t, config: Navigator.Config(profile: profile), theme: theme), into: &canvas) }
     let t0 = monoNs()
     for i in 0..<frames {
         t = device.now + Int64(i % 60)
-        Screens.render(ScreenContext(state: state, ui: ui, now: t, profile: profile, theme: theme), into: &canvas)
+        Screens.render(ScreenContext(state: state, ui: ui, now: t, config: Navigator.Config(profile: profile), theme: theme), into: &canvas)
     }
     let fps = Double(frames) / (Double(monoNs() - t0) / 1e9)
     var fields: [(String, String)] = [("figure", q("render_home_fps")), ("display", q(profile.id)), ("frames", "\(frames)"),

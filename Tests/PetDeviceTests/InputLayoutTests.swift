@@ -163,7 +163,7 @@ final class InputLayoutTests: XCTestCase {
         var k = "\(u.screen.rawValue)|\(u.backStack.map(\.rawValue))|m\(u.menu ?? -1)|c\(u.cursor)|r\(u.reminder != nil)"
         switch u.screen {
         case .stats: k += "|p\(u.statsPage)"
-        case .store: k += "|t\(u.storeTab)"
+        case .shop: k += "|t\(u.shopTab)"
         case .taskDetail: k += "|d\(u.detailTaskID ?? "")"
         case .urgeLog: k += "|u\(u.urgeTrigger),\(u.urgeOutcome ?? -1)"
         case .settings: k += "|e\(u.editingSetting),\(u.editValue)"
@@ -174,9 +174,7 @@ final class InputLayoutTests: XCTestCase {
 
     func search(_ layout: InputLayout) throws -> (screens: Set<ScreenID>, actions: Set<String>, states: Int) {
         let (state, now) = try fixture()
-        var config = Navigator.Config()
-        config.hasChord = layout.hasChord
-        let start = Navigator(state: state, now: now, config: config)
+        let start = Navigator(state: state, now: now, config: layout.navigatorConfig(profile: .square240))
         var seen: Set<String> = [key(start.ui)]
         var queue = [start]
         var screens: Set<ScreenID> = [start.ui.screen]
@@ -220,9 +218,7 @@ final class InputLayoutTests: XCTestCase {
         let (state, now) = try fixture()
         for layout in InputLayout.allCases {
             for asleep in [false, true] {
-                var config = Navigator.Config()
-                config.hasChord = layout.hasChord
-                var start = Navigator(state: state, now: now, config: config, boot: !asleep)
+                var start = Navigator(state: state, now: now, config: layout.navigatorConfig(profile: .square240), boot: !asleep)
                 let t = asleep ? now + 600 : now
                 start.tick(state: state, now: t)
                 XCTAssertEqual(start.ui.power, asleep ? .asleep : .awake)

@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 import TestSupport
 import PetSim
+import PetCore
 
 final class ScenarioTests: XCTestCase {
     var outDir: URL!
@@ -253,6 +254,36 @@ final class ScenarioTests: XCTestCase {
                 XCTAssertTrue(message.contains(problem), "\(step): \(message)")
             }
         }
+    }
+
+    /// The shop screen was called `store`: scenarios that still say so keep working (docs/scenarios.md).
+    func testOldStoreSpellingsAreAliasesOfShop() throws {
+        let summary = try run("""
+        start 2026-04-06 08:00 zone=UTC
+        press B
+        press A
+        press A
+        press A
+        press A
+        press A
+        press A
+        press A
+        press A
+        expect ui.menu == store
+        expect ui.menu == shop
+        expect ui.row == menu:store
+        press B
+        expect ui.screen == store
+        expect ui.screen == shop
+        expect ui.back == home
+        expect ui.store-tab == food
+        expect ui.shop-tab == food
+        expect ui.highlight contains "Apple"
+        """)
+        XCTAssertEqual(summary.expectations, 9)
+        let device = try XCTUnwrap(try? SimDevice(dbPath: nil, start: Instant(1_775_462_400), zone: "UTC", boot: false))
+        XCTAssertEqual(SimDevice.uiAlias("ui.back", expected: "home,store").expected, "home,shop")
+        XCTAssertEqual(device.uiValue("ui.store-tab"), device.uiValue("ui.shop-tab"))
     }
 
     func testInMemoryRefusesOffAndRestart() throws {

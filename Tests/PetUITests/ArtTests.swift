@@ -17,7 +17,7 @@ enum ArtFixture {
                         toasts: [Toast] = []) -> ScreenContext {
         var ui = UIState(screen: .home, lastInput: noon)
         ui.toasts = toasts
-        return ScreenContext(state: s, ui: ui, now: noon, profile: profile, theme: theme)
+        return ScreenContext(state: s, ui: ui, now: noon, config: Navigator.Config(profile: profile), theme: theme)
     }
 
     static func render(_ s: PetState, _ profile: DisplayProfile = .square240, _ theme: Theme = .light,

@@ -35,7 +35,7 @@ final class GoldenFrameTests: XCTestCase {
         var failures: [String] = []
         for (name, screen, profile, themeName) in Self.cases() {
             let ui = UIFixture.ui(for: screen, now: now)
-            let ctx = ScreenContext(state: state, ui: ui, now: now, profile: profile,
+            let ctx = ScreenContext(state: state, ui: ui, now: now, config: Navigator.Config(profile: profile),
                                     theme: Theme.resolve(themeName, for: profile))
             var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)
             Screens.render(ctx, into: &canvas)

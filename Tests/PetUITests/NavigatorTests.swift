@@ -232,7 +232,7 @@ final class NavigatorTests: XCTestCase {
         var w = try twoTasks()
         try w.send("habit.add", ["habit": "read", "text": "Read"])
         XCTAssertEqual(NavRows.today(w.state), [.task(id: "tea"), .task(id: "cake"), .habit(item: "read"), .habit(item: "movement")])
-        XCTAssertEqual(NavRows.store(tab: 0).first?.id, "apple")
+        XCTAssertEqual(NavRows.shop(tab: 0).first?.id, "apple")
         XCTAssertEqual(NavRows.settings(hasChord: true).count, 9)
         XCTAssertEqual(NavRows.settings(hasChord: false).last, .factoryReset)
         XCTAssertEqual(NavRows.menu.count, ScreenID.allCases.count - 3, "every screen but boot, home and task detail")

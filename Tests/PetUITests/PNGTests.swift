@@ -149,7 +149,7 @@ final class PNGTests: XCTestCase {
     func testHomeScreenRoundTrip() throws {
         var c = Canvas(width: 240, height: 240)
         Screens.render(ScreenContext(state: UIFixture.state(), ui: UIFixture.ui(for: .home), now: UIFixture.now,
-                                     profile: .square240, theme: .light), into: &c)
+                                     config: Navigator.Config(profile: .square240), theme: .light), into: &c)
         var rgb: [UInt8] = []
         for p in c.pixels { let k = RGB565(raw: p); rgb += [k.r8, k.g8, k.b8] }
         try roundTrip(width: 240, height: 240, rgb: rgb, name: "home")

@@ -11,7 +11,7 @@ final class ScreenTests: XCTestCase {
 
     func render(_ screen: ScreenID, _ profile: DisplayProfile, _ theme: DeviceSettings.ThemeName,
                 state: PetState = UIFixture.state(), ui: UIState? = nil, now: Instant = UIFixture.now) -> Canvas {
-        let ctx = ScreenContext(state: state, ui: ui ?? UIFixture.ui(for: screen, now: now), now: now, profile: profile,
+        let ctx = ScreenContext(state: state, ui: ui ?? UIFixture.ui(for: screen, now: now), now: now, config: Navigator.Config(profile: profile),
                                 theme: Theme.resolve(theme, for: profile))
         var c = Canvas(width: profile.width, height: profile.height)
         Screens.render(ctx, into: &c)
@@ -45,8 +45,8 @@ final class ScreenTests: XCTestCase {
         var detail = UIFixture.ui(for: .taskDetail, now: now); detail.detailTaskID = "plants"
         out.append(("detail-short", st, detail))
         for tab in [0, 2, 3] {
-            var store = UIFixture.ui(for: .store, now: now); store.storeTab = tab; store.cursor = 30
-            out.append(("store\(tab)", st, store))
+            var store = UIFixture.ui(for: .shop, now: now); store.shopTab = tab; store.cursor = 30
+            out.append(("shop\(tab)", st, store))
         }
         return out
     }
@@ -84,7 +84,7 @@ final class ScreenTests: XCTestCase {
             "home": ["09:40", "Lv \(st.level)", "Pay rent", Fmt.compact(st.coins)],
             "today": ["Today", "Pay rent", "Dishes"],
             "task-detail": ["Call the", "16:00", "high"],
-            "store": ["Store", "Party hat", "Wear"],
+            "shop": ["Shop", "Party hat", "Wear"],
             "wardrobe": ["Apple", "x2"],
             "stats": ["1/3"],
             "stats1": ["2/3", "today"],
@@ -196,13 +196,13 @@ final class ScreenTests: XCTestCase {
         XCTAssertLessThan(rowY(a), rowY(b))
     }
 
-    func testStoreListsMatchTheCatalogue() {
-        let all = (0..<4).flatMap { NavRows.store(tab: $0) }
+    func testShopListsMatchTheCatalogue() {
+        let all = (0..<4).flatMap { NavRows.shop(tab: $0) }
         XCTAssertEqual(all.count, Catalogue.builtIn.items.count)
         XCTAssertEqual(Set(all.map(\.id)).count, all.count)
         // A locked item shows its level.
-        var ui = UIFixture.ui(for: .store); ui.storeTab = 1; ui.cursor = 5
-        XCTAssertTrue(render(.store, .wide320, .light, ui: ui).showsText("Lv 20"))
+        var ui = UIFixture.ui(for: .shop); ui.shopTab = 1; ui.cursor = 5
+        XCTAssertTrue(render(.shop, .wide320, .light, ui: ui).showsText("Lv 20"))
     }
 
     func testWrapAndFormats() {

@@ -28,7 +28,7 @@ enum UIFixture {
         case .boot: ui.bootUntil = now + 3
         case .today: ui.cursor = 1
         case .taskDetail: ui.detailTaskID = "dentist"
-        case .store: ui.storeTab = 1; ui.cursor = 2
+        case .shop: ui.shopTab = 1; ui.cursor = 2
         case .wardrobe: ui.cursor = 0
         case .stats: ui.statsPage = 0
         case .urgeLog:

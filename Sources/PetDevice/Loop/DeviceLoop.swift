@@ -59,16 +59,8 @@ public final class DeviceLoop {
         gestures = GestureRecognizer(debounceMs: debounceMs)
         pipeline = PanelPipeline(format: hardware.panel.format, isEPaper: hardware.panel.isEPaper)
         let now = Self.instant(ms: hardware.clock.wallMs)
-        navigator = Navigator(state: app.state, now: max(now, app.state.now), config: Self.navigatorConfig(profile: profile, layout: layout), boot: boot)
+        navigator = Navigator(state: app.state, now: max(now, app.state.now), config: layout.navigatorConfig(profile: profile), boot: boot)
         canvas = Canvas(width: profile.width, height: profile.height, background: Theme.light.background)
-    }
-
-    /// The navigator's settings for a board: its chord, and how many list rows its display shows.
-    public static func navigatorConfig(profile: DisplayProfile, layout: InputLayout) -> Navigator.Config {
-        var config = Navigator.Config()
-        config.hasChord = layout.hasChord
-        config.visibleRows = max(2, (profile.height - 40) / 24)
-        return config
     }
 
     // MARK: - Time
@@ -222,7 +214,8 @@ public final class DeviceLoop {
 
     /// Renders the current screen into `canvas` (nothing is sent to the panel).
     public func render() {
-        let ctx = ScreenContext(state: app.state, ui: navigator.ui, now: now, nowMs: nowMs, profile: profile, theme: theme)
+        // The navigator's own view (rows, cursor, scroll, hints for this board): the screen only draws it.
+        let ctx = ScreenContext(navigator: navigator, state: app.state, now: now, nowMs: nowMs, theme: theme)
         Screens.render(ctx, into: &canvas)
     }
 

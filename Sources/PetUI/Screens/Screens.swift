@@ -12,7 +12,7 @@ public enum Screens {
         case .home: HomeView.render(c, &canvas)
         case .today: TodayScreen.render(c, &canvas)
         case .taskDetail: TaskDetailScreen.render(c, &canvas)
-        case .store: StoreScreen.render(c, &canvas)
+        case .shop: ShopScreen.render(c, &canvas)
         case .wardrobe: WardrobeScreen.render(c, &canvas)
         case .stats: StatsScreen.render(c, &canvas)
         case .focus: FocusScreen.render(c, &canvas)

@@ -35,7 +35,7 @@ enum TaskDetailScreen {
         let area = l.content
         switch l.size {
         case .square, .wide:
-            let hintH = l.hints(&canvas, Look.defaultHints)
+            let hintH = l.hints(&canvas, c.view.hintText)
             var y = area.y + 6
             y += Txt.drawWrapped(&canvas, t.title, x: l.pad, y: y, width: l.W - 2 * l.pad, maxLines: l.size == .wide ? 2 : 3,
                                  p.fg, .large) + 8

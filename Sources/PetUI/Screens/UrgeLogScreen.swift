@@ -17,36 +17,32 @@ enum UrgeLogScreen {
         l.header(&canvas, "Urge log", right: l.size == .tiny ? since : nil)
 
         let prompt: String
-        var rows: [ListRow]
-        let selected: Int
-        if let o = c.ui.urgeOutcome {
+        if c.ui.urgeOutcome != nil {
             prompt = l.size == .tiny ? triggerName + ": and?" : triggerName + ": what happened?"
-            rows = QuitOutcome.allCases.map { ListRow(Fmt.outcome($0)) }
-            selected = min(max(0, o), rows.count - 1)
         } else {
             prompt = l.size == .tiny ? "Trigger?" : "What set it off?"
-            rows = triggers.map { ListRow(s.quitTriggerName($0) ?? $0) }
-            selected = tIndex
         }
+        let list = c.view.list ?? ListView(rows: [], selected: nil, first: 0, visible: 1)
+        let frame = ListLayout.frame(.urgeLog, profile: c.profile, state: s, now: c.now)
+        func drawList() { if let frame { l.list(&canvas, list, frame: frame) } }
         let area = l.content
         switch l.size {
         case .square:
             let info = Rect(x: 6, y: area.y + 4, w: l.W - 12, h: 46)
             infoCard(l, &canvas, info, since: since, gauge: gauge)
             Txt.draw(&canvas, prompt, x: l.pad, y: info.maxY + 6, p.fg, .large, maxWidth: l.W - 2 * l.pad)
-            let listArea = Rect(x: 0, y: info.maxY + 26, w: l.W, h: l.H - info.maxY - 26 - 12)
-            l.hints(&canvas, Look.defaultHints)
-            l.list(&canvas, rows, selected: selected, area: listArea)
+            l.hints(&canvas, c.view.hintText)
+            drawList()
         case .wide:
             let lw = 204
             Txt.draw(&canvas, prompt, x: l.pad, y: area.y + 6, p.fg, .large, maxWidth: lw - l.pad)
-            l.hints(&canvas, Look.defaultHints)
-            l.list(&canvas, rows, selected: selected, area: Rect(x: 0, y: area.y + 26, w: lw, h: l.H - area.y - 26 - 12))
+            l.hints(&canvas, c.view.hintText)
+            drawList()
             infoCard(l, &canvas, Rect(x: lw + 6, y: area.y + 6, w: l.W - lw - 12, h: 120), since: since, gauge: gauge)
         case .paper:
             let lw = 140
             Txt.draw(&canvas, prompt, x: l.pad, y: area.y + 1, p.fg, .small, maxWidth: lw - l.pad)
-            l.list(&canvas, rows, selected: selected, area: Rect(x: 0, y: area.y + 11, w: lw, h: area.h - 11))
+            drawList()
             infoCard(l, &canvas, Rect(x: lw + 4, y: area.y + 2, w: l.W - lw - 6, h: area.h - 4), since: since, gauge: gauge)
         case .tiny:
             var top = area.y
@@ -56,7 +52,7 @@ enum UrgeLogScreen {
                 top += 9
             }
             Txt.draw(&canvas, prompt, x: 1, y: top, p.fg, .small, maxWidth: l.W - 2)
-            l.list(&canvas, rows, selected: selected, area: Rect(x: 0, y: top + 9, w: l.W, h: l.H - top - 9))
+            drawList()
         }
     }
 

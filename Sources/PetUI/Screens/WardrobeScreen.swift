@@ -1,6 +1,6 @@
 import PetCore
 
-/// Wardrobe and home: what the pet owns (`NavRows.wardrobe`: food with servings, things it wears —
+/// Wardrobe and home: what the pet owns (the navigator's rows, `NavRows.wardrobe`: food with servings, things it wears —
 /// marked when worn — and home items with the slot they stand in), with a preview of the pet wearing
 /// them in its home.
 enum WardrobeScreen {
@@ -9,45 +9,28 @@ enum WardrobeScreen {
         l.begin(&canvas)
         let s = c.state
         l.header(&canvas, l.size == .tiny ? "Wardrobe" : "Wardrobe & home")
-        var rows: [ListRow] = []
-        var selectable: [Int] = []
-        var lastSection = ""
-        for item in NavRows.wardrobe(s) {
-            let section: String
-            var row: ListRow
-            switch item.kind {
-            case .food(let n):
-                section = "Food"
-                row = ListRow(item.name, right: "x\(n)", mark: .glyph(Glyph.heart))
-            case .wearable(let slot, let worn):
-                section = "Wear"
-                row = ListRow(item.name, right: worn ? "on" : slot, mark: worn ? .glyph(Glyph.check) : .glyph(" "))
-            case .homeItem(let slot):
-                section = "Home"
-                row = ListRow(item.name, right: slot ?? "stored", mark: slot != nil ? .glyph(Glyph.check) : .glyph(" "),
-                              muted: slot == nil)
-            }
-            if section != lastSection { rows.append(.sectionLabel(section)); lastSection = section }
-            selectable.append(rows.count)
-            rows.append(row)
-        }
-        let cursor = selectable.isEmpty ? nil : selectable[min(max(0, c.ui.cursor), selectable.count - 1)]
+        let list = c.view.list ?? ListView(rows: [], selected: nil, first: 0, visible: 1)
+        let frame = ListLayout.frame(.wardrobe, profile: c.profile, state: s, now: c.now)
         let area = l.content
-        let emptyText = "Nothing yet. The store has hats, food and furniture."
+        let emptyText = "Nothing yet. The shop has hats, food and furniture."
         switch l.size {
         case .square:
             let preview = Rect(x: 8, y: area.y + 4, w: l.W - 16, h: 86)
             HomeView.petFrame(l, &canvas, preview)
-            let listArea = Rect(x: 0, y: preview.maxY + 4, w: l.W, h: l.H - preview.maxY - 4)
-            if rows.isEmpty { l.empty(&canvas, emptyText, area: listArea) } else { l.list(&canvas, rows, selected: cursor, area: listArea) }
+            draw(l, &canvas, list, frame, empty: emptyText)
         case .wide, .paper:
             let pw = l.size == .wide ? 120 : 86
             let preview = Rect(x: 4, y: area.y + 4, w: pw, h: min(pw + 20, area.h - 8))
             HomeView.petFrame(l, &canvas, preview)
-            let listArea = Rect(x: pw + 8, y: area.y, w: l.W - pw - 8, h: area.h)
-            if rows.isEmpty { l.empty(&canvas, emptyText, area: listArea) } else { l.list(&canvas, rows, selected: cursor, area: listArea) }
+            draw(l, &canvas, list, frame, empty: emptyText)
         case .tiny:
-            if rows.isEmpty { l.empty(&canvas, "Nothing yet", area: area) } else { l.list(&canvas, rows, selected: cursor, area: area) }
+            draw(l, &canvas, list, frame, empty: "Nothing yet")
         }
+    }
+
+    /// The list (the navigator's rows, in the layout's frame), or `empty` when the pet owns nothing.
+    static func draw(_ l: Look, _ canvas: inout Canvas, _ list: ListView, _ frame: ListFrame?, empty: String) {
+        guard let frame else { return }
+        if list.rows.isEmpty { l.empty(&canvas, empty, area: frame.area) } else { l.list(&canvas, list, frame: frame) }
     }
 }

@@ -1,13 +1,14 @@
 import PetCore
 
 /// The rows of every list screen, in display order. The navigator moves `UIState.cursor` over
-/// these and the screens draw them, so both always agree on what row N is.
+/// these and makes its view from them (NavigatorView.swift); the screens draw that view, so both
+/// always agree on what row N is.
 public enum NavRows {
     // MARK: - Menu (over the home screen)
 
     /// The menu opened from home (tap B), in order.
     public static let menu: [ScreenID] = [
-        .today, .store, .wardrobe, .stats, .focus, .urgeLog, .commitments, .settings, .pairing,
+        .today, .shop, .wardrobe, .stats, .focus, .urgeLog, .commitments, .settings, .pairing,
     ]
 
     /// The menu label of a screen.
@@ -17,7 +18,7 @@ public enum NavRows {
         case .home: "Home"
         case .today: "Today"
         case .taskDetail: "Task"
-        case .store: "Store"
+        case .shop: "Shop"
         case .wardrobe: "Wardrobe"
         case .stats: "Stats"
         case .focus: "Focus"
@@ -43,14 +44,14 @@ public enum NavRows {
         state.openTasks().map { .task(id: $0.id) } + state.checklist.map { .habit(item: $0) }
     }
 
-    // MARK: - Store
+    // MARK: - Shop
 
-    /// Store tabs (`UIState.storeTab`): food, wearables, skins, home items (furniture, trinkets,
+    /// Shop tabs (`UIState.shopTab`): food, wearables, skins, home items (furniture, trinkets,
     /// backgrounds).
-    public static let storeTabs = ["Food", "Wear", "Skins", "Home"]
+    public static let shopTabs = ["Food", "Wear", "Skins", "Home"]
 
-    /// The catalogue items of a store tab, in catalogue order.
-    public static func store(tab: Int, catalogue: Catalogue = .builtIn) -> [CatalogueItem] {
+    /// The catalogue items of a shop tab, in catalogue order.
+    public static func shop(tab: Int, catalogue: Catalogue = .builtIn) -> [CatalogueItem] {
         let kinds: [ItemKind]
         switch tab {
         case 0: kinds = [.food]
@@ -70,7 +71,7 @@ public enum NavRows {
             case food(servings: Int)
             /// Worn in a slot (`worn` = it is on now); tap B puts it on or takes it off.
             case wearable(slot: String, worn: Bool)
-            /// A home item; `slot` = where it stands now (nil: stored). Tap B places or stores it.
+            /// A home item; `slot` = where it stands now (nil: stored). Tap B places it or puts it away.
             case homeItem(slot: String?)
         }
         public var item: String
@@ -141,6 +142,20 @@ public enum NavRows {
             }
         }
 
+        /// The short label on 128×64.
+        public var terse: String {
+            switch self {
+            case .dayStart: "Day start"
+            case .quietStart: "Quiet from"
+            case .quietEnd: "Quiet to"
+            case .brightness: "Bright"
+            case .dimAfter: "Dim"
+            case .sleepAfter: "Sleep"
+            case .factoryReset: "Reset"
+            default: title
+            }
+        }
+
         /// Edited with a value (B, then up/down, then B) rather than toggled by B.
         public var isValue: Bool {
             switch self {
@@ -150,8 +165,9 @@ public enum NavRows {
         }
     }
 
-    /// The settings rows; `factoryReset` only when the board has no A+C chord.
-    public static func settings(hasChord: Bool = true) -> [SettingRow] {
+    /// The settings rows; `factoryReset` only when the board has no A+C chord (no default: the
+    /// board decides, issue 7).
+    public static func settings(hasChord: Bool) -> [SettingRow] {
         SettingRow.allCases.filter { hasChord ? $0 != .factoryReset : true }
     }
 
@@ -172,7 +188,8 @@ public enum NavRows {
         case .dimAfter: return duration(editing ?? state.device.dimAfter)
         case .sleepAfter: return duration(editing ?? state.device.sleepAfter)
         case .pause: return state.paused ? "on" : "off"
-        case .factoryReset: return editing != nil ? "hold B to erase" : ""
+        // No value; armed, the navigator's view shows "Erase all?" and this board's key.
+        case .factoryReset: return ""
         }
     }
 }

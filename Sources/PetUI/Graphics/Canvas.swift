@@ -66,7 +66,12 @@ extension Int {
 public struct TextRun: Hashable, Sendable {
     public var text: String
     public var rect: Rect
-    public init(text: String, rect: Rect) { self.text = text; self.rect = rect }
+    /// Drawn as part of a list's highlighted (cursor) row, so tests and scenarios can tell which
+    /// row the screen shows selected.
+    public var highlighted: Bool
+    public init(text: String, rect: Rect, highlighted: Bool = false) {
+        self.text = text; self.rect = rect; self.highlighted = highlighted
+    }
 }
 
 /// A row-major RGB565 framebuffer. Every operation clips to the canvas; nothing traps
@@ -271,6 +276,16 @@ public struct Canvas: Sendable {
     /// True if any recorded text run contains `s` as a substring.
     public func showsText(_ s: String) -> Bool {
         textRuns.contains { $0.text.contains(s) }
+    }
+
+    /// The texts of the highlighted (cursor) row, in the order drawn.
+    public var highlightedText: [String] { textRuns.filter(\.highlighted).map(\.text) }
+
+    /// Marks the runs recorded since `index` (a `textRuns.count` taken before drawing a row) as
+    /// the highlighted row's.
+    public mutating func markHighlighted(from index: Int) {
+        guard index >= 0, index < textRuns.count else { return }
+        for i in index..<textRuns.count { textRuns[i].highlighted = true }
     }
 
     /// Adds a run if any of it is on screen.

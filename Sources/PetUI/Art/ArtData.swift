@@ -9,7 +9,7 @@ enum ArtData {
 # MS milliseconds: a body frame (body.txt), a face (faces.txt; @mood = the face of the pet's
 # current mood), a vertical offset DY in pixels (negative = up) and any effects (fx.txt) as
 # NAME:X:Y, relative to the point between the pet's feet. The first step is the still picture
-# used on e-paper. PetAnimator (Sources/PetUI/Anim*.swift) picks the animation from the state.
+# used on e-paper. PetAnimator (Sources/PetUI/Art/AnimPet.swift) picks the animation from the state.
 
 # Idle: breathing, with a blink at 2.8 s and a double blink at 5.75 s (a 6.3 s loop).
 anim idle loop

@@ -158,35 +158,6 @@ enum Txt {
     }
 }
 
-/// A mark at the start of a list row.
-enum RowMark: Equatable {
-    case none
-    case box(checked: Bool)
-    /// Started, not done: a box with a dot.
-    case started
-    case glyph(Character)
-}
-
-/// One row of a list screen.
-struct ListRow {
-    var text: String
-    var right: String? = nil
-    var mark: RowMark = .none
-    /// A section label: not selectable, drawn small and muted with a rule.
-    var section = false
-    var muted = false
-    /// Draw `right` in the row's face even on colour displays (values that matter, e.g. settings).
-    var rightLarge = false
-
-    init(_ text: String, right: String? = nil, mark: RowMark = .none, muted: Bool = false) {
-        self.text = text; self.right = right; self.mark = mark; self.muted = muted
-    }
-
-    static func sectionLabel(_ text: String, right: String? = nil) -> ListRow {
-        var r = ListRow(text, right: right); r.section = true; return r
-    }
-}
-
 /// One screen being drawn: the context, its colours and the metrics of its size class.
 struct Look {
     let ctx: ScreenContext
@@ -255,29 +226,21 @@ struct Look {
 
     // MARK: Lists
 
-    /// Draws `rows` in `area` with the row `selected` (an index into `rows`) highlighted, scrolled
-    /// so it is visible (`ui.scroll` is kept as the first row when it still shows the cursor).
-    /// Returns the first visible row.
-    @discardableResult
-    func list(_ c: inout Canvas, _ rows: [ListRow], selected: Int?, area: Rect, rowHeight rh: Int? = nil) -> Int {
-        let rh = rh ?? rowHeight
-        let fits = max(1, area.h / rh)
+    /// Draws the navigator's list in the screen's list frame: the rows from `list.first` (as many
+    /// as `list.visible`), the selected one highlighted (its text runs marked `highlighted`), and a
+    /// scroll bar when not every row fits.
+    func list(_ c: inout Canvas, _ list: ListView, frame: ListFrame) {
+        let rows = list.rows
+        let area = frame.area, rh = frame.rowHeight
+        let fits = list.visible
         let maxFirst = max(0, rows.count - fits)
-        var first = min(max(0, ui.scroll), maxFirst)
-        if let s = selected {
-            if s < first || s >= first + fits {
-                first = s < fits - 1 ? 0 : s - fits + 2
-            }
-            // Show the section label above the first item when scrolled to the top.
-            if s >= 0, s < rows.count, first == s, s > 0, rows[s - 1].section { first = s - 1 }
-        }
-        first = min(max(0, first), maxFirst)
+        let first = min(max(0, list.first), maxFirst)
         let scrolls = rows.count > fits
         let barW = scrolls ? (big ? 5 : 3) : 0
         let rowW = area.w - barW - (scrolls ? 1 : 0)
         for i in first..<min(rows.count, first + fits) {
             let y = area.y + (i - first) * rh
-            drawRow(&c, rows[i], Rect(x: area.x, y: y, w: rowW, h: rh), highlighted: i == selected)
+            drawRow(&c, rows[i], Rect(x: area.x, y: y, w: rowW, h: rh), highlighted: i == list.selected)
         }
         if scrolls {
             let tx = area.maxX - barW
@@ -290,16 +253,17 @@ struct Look {
             let ty = area.y + (fits * rh - th) * first / max(1, maxFirst)
             c.fillRoundedRect(x: tx, y: ty, w: barW, h: th, radius: barW / 2, color: pal.mono ? pal.fg : pal.muted)
         }
-        return first
     }
 
-    func drawRow(_ c: inout Canvas, _ row: ListRow, _ r: Rect, highlighted: Bool) {
-        if row.section {
+    func drawRow(_ c: inout Canvas, _ row: NavRow, _ r: Rect, highlighted: Bool) {
+        let runs = c.textRuns.count
+        defer { if highlighted { c.markHighlighted(from: runs) } }
+        if row.kind == .section {
             let f: TextSize = .small
             let ty = r.maxY - f.height - (big ? 3 : 1)
-            let w = Txt.draw(&c, row.text, x: r.x + pad, y: ty, pal.muted, f, maxWidth: r.w - 2 * pad)
+            let w = Txt.draw(&c, row.label, x: r.x + pad, y: ty, pal.muted, f, maxWidth: r.w - 2 * pad)
             var rightEdge = r.maxX - pad
-            if let right = row.right { rightEdge = Txt.drawRight(&c, right, right: r.maxX - pad, y: ty, pal.muted, f) - 4 }
+            if let right = row.value { rightEdge = Txt.drawRight(&c, right, right: r.maxX - pad, y: ty, pal.muted, f) - 4 }
             let lx = r.x + pad + w + 4
             if rightEdge - lx > 4 { c.hline(x: lx, y: ty + 3, w: rightEdge - lx, color: pal.mono ? pal.fg : pal.track) }
             return
@@ -332,15 +296,15 @@ struct Look {
             x += f.advance + (big ? 4 : 1)
         }
         var right = r.maxX - pad
-        if let rt = row.right, !rt.isEmpty {
+        if let rt = row.value, !rt.isEmpty {
             // Details on the right: small on colour displays (the title gets the room), same size elsewhere.
-            let small = big && !row.rightLarge
+            let small = big && !row.valueLarge
             let rf: TextSize = small ? .small : f
             let ry = small ? ty + 5 : ty
             let rInk = highlighted || row.muted ? ink : (small ? pal.muted : ink)
             right = Txt.drawRight(&c, rt, right: r.maxX - pad, y: ry, rInk, rf, maxWidth: (r.maxX - x) / 2) - (big ? 6 : f.advance / 2)
         }
-        Txt.draw(&c, row.text, x: x, y: ty, ink, f, maxWidth: right - x)
+        Txt.draw(&c, row.label, x: x, y: ty, ink, f, maxWidth: right - x)
     }
 
     func checkBox(_ c: inout Canvas, x: Int, y: Int, size s: Int, checked: Bool, ink: RGB565, highlighted: Bool) {
@@ -390,10 +354,9 @@ struct Look {
         }
     }
 
-    /// The buttons' meaning everywhere (SPEC §14).
-    static let defaultHints = "A up   B select   C back"
-
-    /// Button hints at the bottom of colour screens ("A up  B open  C back"); returns their height.
+    /// The button hints at the bottom of colour screens (`ScreenContext.view.hintText`, the
+    /// navigator's action table named with this board's keys: "A up   B select   C back");
+    /// returns their height.
     @discardableResult
     func hints(_ c: inout Canvas, _ s: String) -> Int {
         guard big else { return 0 }

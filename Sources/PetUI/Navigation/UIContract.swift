@@ -48,7 +48,8 @@ public enum ScreenID: String, CaseIterable, Sendable, Hashable {
     /// Today's tasks and the habit checklist.
     case today
     case taskDetail = "task-detail"
-    case store
+    /// The shop: tabs of catalogue items to buy (not the event store, which is PetStore).
+    case shop
     /// What the pet wears and what stands in its home.
     case wardrobe
     /// 7-day bars, 30-day line, month heat map (`UIState.statsPage`).
@@ -80,8 +81,10 @@ public struct UIState: Sendable, Equatable {
     public var screen: ScreenID = .boot
     /// Screens to go back to (C / back).
     public var backStack: [ScreenID] = []
-    /// The highlighted row of a list screen (rows: `NavRows`), and the first visible row. On the
-    /// home screen: the index into `state.openTasks()` of the task shown (0 = the next one).
+    /// The highlighted row of a list screen: an index into its selectable rows (`NavRows`; the
+    /// navigator's `view` has them), and `scroll`, the first row drawn (an index into all the
+    /// view's rows, section labels included; also the menu's while it is open). On the home
+    /// screen `cursor` is the index into `state.openTasks()` of the task shown (0 = the next one).
     public var cursor = 0
     public var scroll = 0
     /// The task the detail screen shows.
@@ -95,8 +98,8 @@ public struct UIState: Sendable, Equatable {
     public var urgeOutcome: Int?
     /// Settings: the field being edited, if any (its row is `cursor`).
     public var editingSetting = false
-    /// Store: the tab (0 food, 1 wearables, 2 skins, 3 home items).
-    public var storeTab = 0
+    /// Shop: the tab (0 food, 1 wearables, 2 skins, 3 home items).
+    public var shopTab = 0
     public var power: PowerState = .awake
     /// When the owner last pressed something (idle, dim and sleep count from here).
     public var lastInput: Instant
@@ -122,18 +125,34 @@ public struct UIState: Sendable, Equatable {
     }
 }
 
-/// What a screen is drawn from.
+/// What a screen is drawn from: the domain state, the navigator's `UIState` and its `NavView`
+/// (the list rows, the highlighted row, the visible window and the hints, made once by the
+/// navigator for the board and display in use), the instant, the display and the theme.
 public struct ScreenContext: Sendable {
     public var state: PetState
     public var ui: UIState
+    /// What the navigator shows: screens draw its list and hints and compute no rows themselves.
+    public var view: NavView
     public var now: Instant
     /// The same moment in milliseconds, for animation (blinks, dances, marquees).
     public var nowMs: Int64
     public var profile: DisplayProfile
     public var theme: Theme
 
-    public init(state: PetState, ui: UIState, now: Instant, nowMs: Int64? = nil, profile: DisplayProfile, theme: Theme) {
-        self.state = state; self.ui = ui; self.now = now; self.profile = profile; self.theme = theme
+    /// The screen a running navigator shows (its UI state and view; its display).
+    public init(navigator: Navigator, state: PetState, now: Instant, nowMs: Int64? = nil, theme: Theme) {
+        self.state = state; self.ui = navigator.ui; self.view = navigator.view; self.now = now
+        self.profile = navigator.config.profile; self.theme = theme
         self.nowMs = nowMs ?? now.seconds &* 1000
+    }
+
+    /// A screen drawn from a bare `UIState` (previews, golden frames, benchmarks): the view is made
+    /// by the navigator's own `Navigator.view(of:…)` for `config`'s board and display.
+    public init(state: PetState, ui: UIState, now: Instant, nowMs: Int64? = nil, config: Navigator.Config, theme: Theme) {
+        self.state = state; self.ui = ui; self.now = now; self.profile = config.profile; self.theme = theme
+        self.nowMs = nowMs ?? now.seconds &* 1000
+        var u = ui
+        self.view = Navigator.makeView(ui: &u, state: state, now: now, config: config)
+        self.ui = u
     }
 }

@@ -125,3 +125,43 @@ public enum Fmt {
 extension Substring {
     func replacingDashes() -> String { String(map { $0 == "-" ? " " : $0 }) }
 }
+
+// Commitments: kinds, schedules and windows as the commitments screen shows them.
+extension Fmt {
+    /// " 25 min" for a focus commitment, " 50 m" for a place.
+    static func commitmentExtra(_ cm: Commitment) -> String {
+        switch cm.kind {
+        case .focus: cm.plan.focusMinutes.map { " \($0) min" } ?? ""
+        case .place: cm.plan.radius.map { " \($0) m" } ?? ""
+        default: ""
+        }
+    }
+
+    /// "weekdays", "daily", "weekends" or "Mo We Fr".
+    static func days(_ d: [Int]) -> String {
+        switch d {
+        case [1, 2, 3, 4, 5]: return "weekdays"
+        case [0, 1, 2, 3, 4, 5, 6]: return "daily"
+        case [0, 6]: return "weekends"
+        default: return d.map { String(weekdays[max(0, min(6, $0))].prefix(2)) }.joined(separator: " ")
+        }
+    }
+
+    static func tinyKind(_ k: CommitmentKind) -> String {
+        switch k { case .wakeUp: "Wake"; case .onTime: "Be on"; case .focus: "Focus"; case .place: "Place" }
+    }
+
+    /// "now, until 07:10" / "Tue 06:50-07:10" / "no more windows".
+    static func window(_ cm: Commitment, _ s: PetState, _ now: Instant, terse: Bool = false) -> String {
+        guard let o = cm.current else { return terse ? "-" : "no more windows" }
+        if o.contains(now) { return (terse ? "now-" : "open now, until ") + Fmt.clock(s.clock.local(o.closes)) }
+        if terse {
+            let days = s.clock.day(of: o.opens) - s.clock.day(of: now)
+            let l = s.clock.local(o.opens)
+            return (days == 0 ? "" : weekdays[l.date.weekday] + " ") + Fmt.clock(l)
+        }
+        let start = Fmt.when(o.opens, state: s, now: now)
+        let repeats = cm.plan.schedule.isRecurring ? ", " + days(cm.plan.schedule.weekdays) : ""
+        return start + "-" + Fmt.clock(s.clock.local(o.closes)) + repeats
+    }
+}

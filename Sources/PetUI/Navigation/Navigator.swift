@@ -81,12 +81,22 @@ public struct Navigator: Sendable {
         /// The board has the A+C chord (3 and 4 buttons). Without it (joystick), factory reset is a
         /// settings row.
         public var hasChord = true
-        /// Rows a list screen shows at once (keeps `UIState.scroll` so the cursor is visible).
-        public var visibleRows = 6
+        /// What the board calls the keys of each input, for the hints (`InputLayout.keys`).
+        public var keys = NavKeys.threeButtons
+        /// The display: which rows of a list are visible comes from the screen's list layout on
+        /// it (`ListLayout`), and rows are labelled for it.
+        public var profile = DisplayProfile.square240
         public init() {}
+        public init(profile: DisplayProfile, hasChord: Bool = true, keys: NavKeys = .threeButtons) {
+            self.profile = profile; self.hasChord = hasChord; self.keys = keys
+        }
     }
 
     public private(set) var ui: UIState
+    /// What the screen shows of the navigation: the list rows, the highlighted row, the visible
+    /// window and the hints, for `config`'s board and display. Made by `sync` after every change;
+    /// screens draw it (`ScreenContext(navigator:…)`) and the inputs act on its highlighted row.
+    public private(set) var view = NavView()
     public var config: Config
     /// Missed-while-off reminders the owner has seen (the banner counts the rest).
     public private(set) var missedSeen: Int
@@ -141,7 +151,7 @@ public struct Navigator: Sendable {
         ui.lastInput = now
         ui.power = .awake
         if p.extendsTap {
-            if let before = beforeTap { restore(before) }
+            if let before = beforeTap { restore(before); sync(state: state, now: now) }
             beforeTap = nil
         } else if p.isPress {
             beforeTap = (ui, missedSeen)
@@ -180,7 +190,7 @@ public struct Navigator: Sendable {
         case .home: return homeInput(input, state: state, now: now)
         case .today: return todayInput(input, state: state)
         case .taskDetail: return detailInput(input, state: state)
-        case .store: return storeInput(input, state: state)
+        case .shop: return shopInput(input, state: state)
         case .wardrobe: return wardrobeInput(input, state: state)
         case .stats:
             switch input {
@@ -222,8 +232,8 @@ public struct Navigator: Sendable {
     }
 
     private mutating func menuInput(_ input: NavInput, state: PetState, now: Instant) {
-        let n = NavRows.menu.count
-        let i = ui.menu ?? 0
+        let n = view.list?.items.count ?? NavRows.menu.count
+        let i = min(ui.menu ?? 0, NavRows.menu.count - 1)
         switch input {
         case .previous: ui.menu = (i + n - 1) % n
         case .next: ui.menu = (i + 1) % n
@@ -257,10 +267,10 @@ public struct Navigator: Sendable {
     }
 
     private mutating func todayInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        let rows = NavRows.today(state)
-        let row = rows.indices.contains(ui.cursor) ? rows[ui.cursor] : nil
+        // The row the screen highlights.
+        let row: NavRows.TodayRow? = selected("task").map { .task(id: $0) } ?? selected("habit").map { .habit(item: $0) }
         switch input {
-        case .previous, .next: move(input, count: rows.count)
+        case .previous, .next: move(input)
         case .select, .forward:
             switch row {
             case .task(let id)?: open(.taskDetail); ui.detailTaskID = id
@@ -296,15 +306,14 @@ public struct Navigator: Sendable {
         return []
     }
 
-    private mutating func storeInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        let items = NavRows.store(tab: ui.storeTab)
+    private mutating func shopInput(_ input: NavInput, state: PetState) -> [NavEffect] {
         switch input {
-        case .previous, .next: move(input, count: items.count)
+        case .previous, .next: move(input)
         case .select, .forward:
-            ui.storeTab = (ui.storeTab + 1) % NavRows.storeTabs.count
+            ui.shopTab = (ui.shopTab + 1) % NavRows.shopTabs.count
             ui.cursor = 0; ui.scroll = 0
         case .holdSelect:
-            if items.indices.contains(ui.cursor) { return [.send(.shop(.buy(item: items[ui.cursor].id)))] }
+            if let item = selected("item") { return [.send(.shop(.buy(item: item)))] }
         case .back: pop()
         default: break
         }
@@ -312,10 +321,10 @@ public struct Navigator: Sendable {
     }
 
     private mutating func wardrobeInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        let rows = NavRows.wardrobe(state)
-        let row = rows.indices.contains(ui.cursor) ? rows[ui.cursor] : nil
+        let shown = selected("item")
+        let row = NavRows.wardrobe(state).first { $0.item == shown }
         switch input {
-        case .previous, .next: move(input, count: rows.count)
+        case .previous, .next: move(input)
         case .select, .forward:
             guard let row else { break }
             switch row.kind {
@@ -358,22 +367,22 @@ public struct Navigator: Sendable {
             else { ui.urgeTrigger = (ui.urgeTrigger + step + n) % n }
         case .select, .forward:
             guard ui.urgeTriggers.indices.contains(ui.urgeTrigger) else { break }
-            guard let o = ui.urgeOutcome else { ui.urgeOutcome = 0; break }
+            guard let o = ui.urgeOutcome else { ui.urgeOutcome = 0; ui.scroll = 0; break }
             let trigger = ui.urgeTriggers[ui.urgeTrigger]
             goHome()
             return [.send(.quit(.log(trigger: trigger, outcome: QuitOutcome.allCases[o], thoughts: nil)))]
         case .back:
-            if ui.urgeOutcome != nil { ui.urgeOutcome = nil } else { pop() }
+            if ui.urgeOutcome != nil { ui.urgeOutcome = nil; ui.scroll = 0 } else { pop() }
         default: break
         }
         return []
     }
 
     private mutating func commitmentInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
-        let rows = NavRows.commitments(state)
-        let c = rows.indices.contains(ui.cursor) ? rows[ui.cursor] : nil
+        let shown = selected("commitment")
+        let c = NavRows.commitments(state).first { $0.id == shown }
         switch input {
-        case .previous, .next: move(input, count: rows.count)
+        case .previous, .next: move(input)
         case .select, .forward:
             if let c, let o = c.current, o.contains(now), c.kind == .wakeUp || c.kind == .onTime {
                 return [.send(.commitment(.verify(id: c.id, source: .button)))]
@@ -387,9 +396,8 @@ public struct Navigator: Sendable {
     }
 
     private mutating func settingsInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        let rows = NavRows.settings(hasChord: config.hasChord)
-        guard rows.indices.contains(ui.cursor) else { ui.cursor = 0; return [] }
-        let row = rows[ui.cursor]
+        // The row the screen highlights (issue 7: never act on another one).
+        guard let row = selected("setting").flatMap(NavRows.SettingRow.init(rawValue:)) else { return [] }
         if ui.editingSetting {
             switch input {
             case .previous, .next:
@@ -398,14 +406,15 @@ public struct Navigator: Sendable {
                 ui.editingSetting = false
                 if let a = Navigator.action(row, value: ui.editValue, state: state) { return [.send(a)] }
             case .holdSelect:
-                if row == .factoryReset { ui.editingSetting = false; return [.factoryReset] }
+                // Only on the armed row the screen shows ("hold B to erase").
+                if row == .factoryReset, !config.hasChord { ui.editingSetting = false; return [.factoryReset] }
             case .back: ui.editingSetting = false
             default: break
             }
             return []
         }
         switch input {
-        case .previous, .next: move(input, count: rows.count)
+        case .previous, .next: move(input)
         case .select, .forward:
             if row.isValue || row == .factoryReset {
                 ui.editingSetting = true
@@ -489,7 +498,7 @@ public struct Navigator: Sendable {
         ui.editingSetting = false
         switch s {
         case .stats: ui.statsPage = 0
-        case .store: ui.storeTab = 0
+        case .shop: ui.shopTab = 0
         case .urgeLog:
             ui.urgeTriggers = state.flatMap { st in now.map { st.urgeTriggerMenu(at: $0) } } ?? []
             ui.urgeTrigger = 0; ui.urgeOutcome = nil
@@ -520,7 +529,9 @@ public struct Navigator: Sendable {
         ui.urgeOutcome = nil
     }
 
-    mutating func move(_ input: NavInput, count: Int) {
+    /// Moves the cursor over the selectable rows of the list shown (wrapping).
+    mutating func move(_ input: NavInput) {
+        let count = view.list?.items.count ?? 0
         guard count > 0 else { ui.cursor = 0; return }
         ui.cursor = input == .next ? (ui.cursor + 1) % count : (ui.cursor + count - 1) % count
     }
@@ -591,32 +602,10 @@ public struct Navigator: Sendable {
         ui.toasts.removeAll { $0.until <= now }
         if let r = ui.reminder, now - r.due >= config.reminderSeconds { ui.reminder = nil }
         ui.missedBanner = max(0, state.remindersMissed - missedSeen)
-        clampCursor(state: state)
-    }
-
-    private mutating func clampCursor(state: PetState) {
-        let count: Int
-        switch ui.screen {
-        case .home: count = state.openTasks().count
-        case .today:
-            let rows = NavRows.today(state)
-            if let id = restoreTodayCursor, let i = rows.firstIndex(of: .task(id: id)) { ui.cursor = i }
-            restoreTodayCursor = nil
-            count = rows.count
-        case .store: count = NavRows.store(tab: ui.storeTab).count
-        case .wardrobe: count = NavRows.wardrobe(state).count
-        case .commitments: count = NavRows.commitments(state).count
-        case .settings: count = NavRows.settings(hasChord: config.hasChord).count
-        default: return
-        }
-        if ui.screen == .home {
-            if ui.cursor >= count { ui.cursor = 0 }
-            return
-        }
-        if ui.cursor >= count { ui.cursor = max(0, count - 1) }
-        let rows = max(1, config.visibleRows)
-        if ui.cursor < ui.scroll { ui.scroll = ui.cursor }
-        if ui.cursor >= ui.scroll + rows { ui.scroll = ui.cursor - rows + 1 }
-        if ui.scroll > max(0, count - rows) { ui.scroll = max(0, count - rows) }
+        if ui.screen == .home, ui.cursor >= state.openTasks().count { ui.cursor = 0 }
+        if ui.screen == .today, let id = restoreTodayCursor,
+           let i = NavRows.today(state).firstIndex(of: .task(id: id)) { ui.cursor = i }
+        restoreTodayCursor = nil
+        view = Navigator.makeView(ui: &ui, state: state, now: now, config: config)
     }
 }

@@ -1,0 +1,117 @@
+import PetCore
+
+// NavView.swift — what the navigator shows, computed once by the navigator for the board and display
+// in use (`Navigator.view`), carried to the screens by `ScreenContext.view`. Screens only draw it:
+// the rows of a list, which one is highlighted, which rows are visible, and the button hints. So
+// what the screen highlights is always the row the navigator acts on (issue 7).
+
+/// One row of a list as the navigator shows it.
+public struct NavRow: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A row the cursor can be on.
+        case item
+        /// A section label ("Tasks", "Habits 1/4"): small, muted, with a rule; not selectable.
+        case section
+        /// A line of text in the list that is not selectable ("Nothing due today").
+        case note
+    }
+
+    /// A mark at the start of a row.
+    public enum Mark: Sendable, Equatable {
+        case none
+        case box(checked: Bool)
+        /// Started, not done: a box with a dot.
+        case started
+        case glyph(Character)
+    }
+
+    /// Stable id: `task:<id>`, `habit:<item>`, `item:<id>`, `commitment:<id>`, `setting:<row>`,
+    /// `menu:<screen>`, `trigger:<id>`, `outcome:<outcome>`; `section:<n>` and `note:<n>` for the
+    /// rows that are not selectable. `ui.row` in scenarios is the highlighted row's id.
+    public var id: String
+    public var kind: Kind
+    /// The row's text (as drawn, before ellipsizing).
+    public var label: String
+    /// The value on the right (a due time, a price, a setting's value), if any.
+    public var value: String?
+    public var mark: Mark
+    /// Drawn in the muted colour (locked or unaffordable items, stored home items).
+    public var muted: Bool
+    /// Draw `value` in the row's face even on colour displays (values that matter: settings).
+    public var valueLarge: Bool
+    /// A second line and its right-hand text, for layouts that draw rows as cards (commitments).
+    public var detail: String?
+    public var detailValue: String?
+
+    public init(id: String, kind: Kind = .item, label: String, value: String? = nil, mark: Mark = .none,
+                muted: Bool = false, valueLarge: Bool = false, detail: String? = nil, detailValue: String? = nil) {
+        self.id = id; self.kind = kind; self.label = label; self.value = value; self.mark = mark
+        self.muted = muted; self.valueLarge = valueLarge; self.detail = detail; self.detailValue = detailValue
+    }
+
+    public var isSelectable: Bool { kind == .item }
+}
+
+/// A list as the screen draws it: every row (section labels included), the highlighted one, and the
+/// window of rows the screen's list layout shows on this display.
+public struct ListView: Sendable, Equatable {
+    public var rows: [NavRow]
+    /// Index into `rows` of the highlighted row (nil: nothing to select).
+    public var selected: Int?
+    /// The first row drawn.
+    public var first: Int
+    /// How many rows the list layout of this screen shows at once on this display (`ListLayout`).
+    public var visible: Int
+
+    public init(rows: [NavRow], selected: Int?, first: Int, visible: Int) {
+        self.rows = rows; self.selected = selected; self.first = first; self.visible = visible
+    }
+
+    /// The highlighted row.
+    public var selectedRow: NavRow? { selected.flatMap { rows.indices.contains($0) ? rows[$0] : nil } }
+    /// The rows that can be selected, in order (`UIState.cursor` indexes these).
+    public var items: [NavRow] { rows.filter(\.isSelectable) }
+    /// The indices of the rows drawn.
+    public var visibleRange: Range<Int> { min(first, rows.count)..<min(rows.count, first + visible) }
+}
+
+/// What one input does on the screen shown, named with the key that gives it on this board
+/// ("B select", "OK select", "hold OK erase").
+public struct NavHint: Sendable, Equatable {
+    public var input: NavInput
+    /// The key (or gesture) on this board: "A", "hold B", "^", "OK".
+    public var key: String
+    /// What it does here: "up", "select", "save", "erase".
+    public var action: String
+    public var text: String { key + " " + action }
+}
+
+/// How the board in use names the keys that give each input, for the hints ("A", "B", "C" on three
+/// buttons; "^", "v", "OK", "<", ">" on a joystick; long presses as "hold B"). An input without a
+/// name of its own (three buttons' `next`, a double tap of A) is left out of the hints.
+/// `InputLayout.keys` (PetDevice) makes it from a board's gesture map.
+public struct NavKeys: Sendable, Equatable {
+    public var names: [NavInput: String]
+    public init(_ names: [NavInput: String]) { self.names = names }
+    public func name(_ input: NavInput) -> String? { names[input] }
+
+    /// Three buttons (A up, B select, C back): what a `Navigator.Config` assumes unless told.
+    public static let threeButtons = NavKeys([
+        .previous: "A", .select: "B", .back: "C",
+        .holdPrevious: "hold A", .holdSelect: "hold B", .holdBack: "hold C",
+    ])
+}
+
+/// Everything a screen draws that the navigator decides: the list (for list screens and the menu)
+/// and the button hints.
+public struct NavView: Sendable, Equatable {
+    /// The list shown (the menu's while the menu is open), nil on screens without one.
+    public var list: ListView?
+    /// The hints for the screen shown, in order (what each key does here on this board).
+    public var hints: [NavHint]
+
+    public init(list: ListView? = nil, hints: [NavHint] = []) { self.list = list; self.hints = hints }
+
+    /// The hint bar's text: "A up   B select   C back".
+    public var hintText: String { hints.map(\.text).joined(separator: "   ") }
+}
