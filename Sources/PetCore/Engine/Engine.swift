@@ -73,74 +73,8 @@ public struct Engine: Sendable {
         if e.at > state.now { state.now = e.at }
         if let c = e.commandID { state.seenCommands.insert(c) }
         state.eventCount += 1
-        let day = state.clock.day(of: e.at)
-        foldLedger(e, day: day)
         switch e.kind {
         case .genesis: break
-        case .taskCreated(let t):
-            state.tasks[t.id] = t
-            state.stats.update(day) { $0.tasksCreated += 1 }
-            if let p = t.spawnedFrom { state.tasks[p]?.spawnedID = t.id }
-        case .taskEdited(let t):
-            state.tasks[t.id] = t
-        case .taskDeleted(let id):
-            if let p = state.tasks[id]?.spawnedFrom, state.tasks[p]?.spawnedID == id { state.tasks[p]?.spawnedID = nil }
-            state.tasks[id] = nil
-        case .taskStarted(let id):
-            state.tasks[id]?.state = .inProgress
-        case let .taskCompleted(id, _, reward):
-            state.tasks[id]?.state = .completed
-            state.tasks[id]?.completedAt = e.at
-            state.tasks[id]?.reward = reward
-            state.coins += reward.coins
-            state.coinsEarned += reward.coins
-            state.xp += reward.xp
-            state.tasksCompleted += 1
-            state.tally[day, default: DayTally()].done += 1
-            let created = state.tasks[id]?.createdAt ?? e.at
-            state.stats.update(day) { $0.tasksDone += 1; $0.completions += 1; $0.completionSeconds += e.at - created }
-            state.lastCelebration = e.at
-        case let .taskUncompleted(id, reward):
-            if let t = state.tasks[id] {
-                state.tasks[id]?.state = t.missedDay != nil ? .missed : .pending
-                state.tasks[id]?.completedAt = nil
-                state.tasks[id]?.reward = nil
-                if let done = t.completedAt {
-                    let d = state.clock.day(of: done)
-                    state.tally[d, default: DayTally()].done -= 1
-                    state.stats.update(d) { $0.tasksDone -= 1; $0.completions -= 1; $0.completionSeconds -= done - t.createdAt }
-                }
-            }
-            state.coins -= reward.coins
-            state.coinsEarned -= reward.coins
-            state.xp -= reward.xp
-            state.tasksCompleted -= 1
-        case let .taskMissed(id, d):
-            state.tasks[id]?.state = .missed
-            state.tasks[id]?.missedDay = d
-            state.tally[d, default: DayTally()].missed += 1
-            state.stats.update(d) { $0.tasksMissed += 1 }
-        case let .taskExcused(id, d):
-            // A skipped occurrence of a recurring task leaves the list (its next one is already
-            // spawned); a one-off task stays open, neither done nor missed.
-            if state.tasks[id]?.recurrence != nil { state.tasks[id] = nil } else { state.tasks[id]?.excusedDay = d }
-        case let .reminderDue(id, i), let .reminderMissed(id, i):
-            var missed = false
-            if case .reminderMissed = e.kind { missed = true; state.remindersMissed += 1 }
-            markReminder(id, i)
-            let due = state.tasks[id]?.reminders[safe: i] ?? e.at
-            state.lastReminder = ReminderNotice(taskID: id, index: i, at: due, missed: missed)
-            queueForPhone(Nudge(id: "task:\(id):\(i)", source: .task, ref: id, due: due, solicited: true), shown: !missed)
-        case let .reminderSilenced(id, i):
-            markReminder(id, i)
-        case .categoryAdded(let n):
-            state.categories.append(n)
-        case let .categoryRenamed(n, to):
-            if let i = state.categories.firstIndex(of: n) { state.categories[i] = to }
-            for (k, t) in state.tasks where t.category == n { state.tasks[k]?.category = to }
-        case .categoryDeleted(let n):
-            state.categories.removeAll { $0 == n }
-            for (k, t) in state.tasks where t.category == n { state.tasks[k]?.category = TaskRules.fallbackCategory }
         case .zoneChanged(let id):
             if let rules = zones(id) { state.zoneID = id; state.clock.zone = rules }
         case .dayStartChanged(let h):
@@ -158,44 +92,25 @@ public struct Engine: Sendable {
         case .badgeEarned(let id): state.badges[id] = e.at
         case .dayClosed(let r): foldDayClosed(r, at: e.at)
         case .deviceSettingsChanged(let d): state.device = d
-        case .habit(let h): applyHabit(h, at: e.at)
-        case .shop(let x): applyShop(x, at: e.at)
-        case .commitment(let x): applyCommitment(x, at: e.at)
-        case .quit(let x): applyQuit(x, at: e.at)
-        case .screen(let x): applyScreen(x, at: e.at)
-        case .notice(let x): applyNotice(x, at: e.at)
+        default: _ = applySubsystemEvent(e.kind, at: e.at)
         }
     }
 
-    /// Coins and XP of every event (the ledger), and the day's earned/spent totals. Task events
-    /// keep their own bookkeeping below; subsystem events are applied here from their deltas.
-    private mutating func foldLedger(_ e: Event, day: Int) {
-        let coins = e.kind.coinsDelta
-        switch e.kind {
-        case .taskCompleted: state.stats.update(day) { $0.coinsEarned += coins }
-        case .taskUncompleted(let id, _):
-            let d = state.tasks[id]?.completedAt.map { state.clock.day(of: $0) } ?? day
-            state.stats.update(d) { $0.coinsEarned += coins }
-        case .habit, .shop, .commitment, .quit, .screen, .notice:
-            state.coins += coins
-            state.xp += e.kind.xpDelta
-            if coins > 0 { state.coinsEarned += coins; state.stats.update(day) { $0.coinsEarned += coins } }
-            if coins < 0 { state.coinsSpent -= coins; state.stats.update(day) { $0.coinsSpent -= coins } }
-        default: break
-        }
+    /// The ledger for a subsystem's event (before it is applied): coins and XP from its deltas,
+    /// and the day's earned/spent totals. Task events keep their own bookkeeping (TaskEngine.swift).
+    mutating func countInLedger(coins: Int, xp: Int, at: Instant) {
+        state.coins += coins
+        state.xp += xp
+        guard coins != 0 else { return }
+        let day = state.clock.day(of: at)
+        if coins > 0 { state.coinsEarned += coins; state.stats.update(day) { $0.coinsEarned += coins } }
+        if coins < 0 { state.coinsSpent -= coins; state.stats.update(day) { $0.coinsSpent -= coins } }
     }
 
     /// Emits `level.reached` for every level passed since `before` (call after emitting XP).
     mutating func celebrateLevels(from before: Int, at: Instant) {
         let after = state.level
         if after > before { for l in (before + 1)...after { emit(.levelReached(level: l), at: at) } }
-    }
-
-    private mutating func markReminder(_ id: String, _ i: Int) {
-        guard var t = state.tasks[id], !t.remindersDone.contains(i) else { return }
-        t.remindersDone.append(i)
-        t.remindersDone.sort()
-        state.tasks[id] = t
     }
 
     private mutating func foldDayClosed(_ r: DayResult, at: Instant) {
@@ -261,91 +176,6 @@ public struct Engine: Sendable {
 
     private mutating func run(_ action: Action, at: Instant, commandID: String) throws(DomainError) {
         switch action {
-        case .createTask(let draft):
-            let task = try makeTask(draft, defaultID: commandID, at: at)
-            emit(.taskCreated(task), at: at)
-        case let .editTask(id, patch):
-            let old = try task(id)
-            guard old.isOpen else {
-                throw .invalidState(kind: "task", id: id, reason: "is \(old.state.rawValue); only open tasks can be edited")
-            }
-            emit(.taskEdited(try edited(old, patch, at: at)), at: at)
-        case .deleteTask(let id):
-            _ = try task(id)
-            emit(.taskDeleted(id: id), at: at)
-        case let .duplicateTask(id, newID):
-            let old = try task(id)
-            var draft = TaskDraft(id: newID ?? commandID, title: old.title)
-            draft.notes = old.notes; draft.category = old.category; draft.project = old.project
-            draft.priority = old.priority; draft.estimate = old.estimate; draft.recurrence = old.recurrence
-            draft.start = max(old.start, at)
-            draft.due = old.due.map { max($0, draft.start ?? at) }
-            draft.reminders = old.reminders.filter { $0 > at }
-            emit(.taskCreated(try makeTask(draft, defaultID: commandID, at: at)), at: at)
-        case .startTask(let id):
-            let t = try task(id)
-            guard t.state == .pending else {
-                throw .invalidState(kind: "task", id: id, reason: "is \(t.state.rawValue); only pending tasks can be started")
-            }
-            emit(.taskStarted(id: id), at: at)
-        case .completeTask(let id):
-            try complete(id, at: at)
-        case .uncompleteTask(let id):
-            let t = try task(id)
-            guard t.state == .completed, let done = t.completedAt, let reward = t.reward else {
-                throw .invalidState(kind: "task", id: id, reason: "is \(t.state.rawValue), not completed")
-            }
-            guard state.clock.day(of: done) == state.clock.day(of: at) else {
-                throw .invalidState(kind: "task", id: id, reason: "can only be un-completed on the day it was completed")
-            }
-            guard state.coins >= reward.coins else {
-                throw .insufficientCoins(needed: reward.coins, balance: state.coins)
-            }
-            emit(.taskUncompleted(id: id, reward: reward), at: at)
-            // Take back the occurrence this completion spawned, if it is still untouched.
-            if t.missedDay == nil, let child = t.spawnedID, let c = state.tasks[child], c.state == .pending {
-                emit(.taskDeleted(id: child), at: at)
-            }
-        case let .silenceReminder(id, index):
-            let t = try task(id)
-            if let index {
-                guard t.reminders.indices.contains(index) else {
-                    throw .invalidField(field: "index", reason: "task '\(id)' has \(t.reminders.count) reminder(s)")
-                }
-                guard !t.remindersDone.contains(index) else {
-                    throw .invalidState(kind: "reminder", id: "\(id)/\(index)", reason: "is already silenced or shown")
-                }
-                emit(.reminderSilenced(taskID: id, index: index), at: at)
-            } else {
-                let open = t.reminders.indices.filter { !t.remindersDone.contains($0) }
-                guard !open.isEmpty else {
-                    throw .invalidState(kind: "task", id: id, reason: "has no pending reminders")
-                }
-                for i in open { emit(.reminderSilenced(taskID: id, index: i), at: at) }
-            }
-        case .addCategory(let raw):
-            let name = raw.trimmingSpaces
-            try TaskRules.validateCategoryName(name)
-            guard findCategory(name) == nil else { throw .alreadyExists(kind: "category", id: name) }
-            guard state.categories.count < TaskRules.maxCategories else {
-                throw .limitReached(what: "categories", limit: TaskRules.maxCategories)
-            }
-            emit(.categoryAdded(name: name), at: at)
-        case let .renameCategory(name, raw):
-            let to = raw.trimmingSpaces
-            guard let existing = findCategory(name) else { throw .notFound(kind: "category", id: name) }
-            guard existing != TaskRules.fallbackCategory else {
-                throw .invalidState(kind: "category", id: existing, reason: "is the fallback category and cannot be renamed")
-            }
-            try TaskRules.validateCategoryName(to)
-            if let clash = findCategory(to), clash != existing { throw .alreadyExists(kind: "category", id: clash) }
-            emit(.categoryRenamed(name: existing, to: to), at: at)
-        case .deleteCategory(let name):
-            guard let existing = findCategory(name) else { throw .notFound(kind: "category", id: name) }
-            guard existing != TaskRules.fallbackCategory else {
-                throw .invalidState(kind: "category", id: existing, reason: "is the fallback category and cannot be deleted")
-            }
-            emit(.categoryDeleted(name: existing), at: at)
         case .setTimeZone(let id):
             guard zones(id) != nil else { throw .unknownTimeZone(id: id) }
             emit(.zoneChanged(id: id), at: at)
@@ -378,12 +208,6 @@ public struct Engine: Sendable {
             }
             emit(.petTraitsChanged(species: species ?? state.pet.species, colour: colour ?? state.pet.colour,
                                    personality: personality ?? state.pet.personality), at: at)
-        case .habit(let a): try runHabit(a, at: at, commandID: commandID)
-        case .shop(let a): try runShop(a, at: at, commandID: commandID)
-        case .commitment(let a): try runCommitment(a, at: at, commandID: commandID)
-        case .quit(let a): try runQuit(a, at: at, commandID: commandID)
-        case .screen(let a): try runScreen(a, at: at, commandID: commandID)
-        case .notice(let a): try runNotice(a, at: at, commandID: commandID)
         case .setDevice(let d):
             try d.validate()
             guard d != state.device else {
@@ -396,161 +220,21 @@ public struct Engine: Sendable {
             }
             emit(.petPetted, at: at)
             say(.petting, at: at)
-        }
-    }
-
-    private func task(_ id: String) throws(DomainError) -> TaskItem {
-        guard let t = state.tasks[id] else { throw .notFound(kind: "task", id: id) }
-        return t
-    }
-
-    func findCategory(_ name: String) -> String? {
-        let n = name.trimmingSpaces.lowercased()
-        return state.categories.first { $0.lowercased() == n }
-    }
-
-    private func makeTask(_ d: TaskDraft, defaultID: String, at: Instant) throws(DomainError) -> TaskItem {
-        let id = d.id ?? defaultID
-        try TaskRules.validateID(id, field: "task id")
-        guard state.tasks[id] == nil else { throw .alreadyExists(kind: "task", id: id) }
-        try TaskRules.validateTitle(d.title)
-        try TaskRules.validateNotes(d.notes)
-        let category: String
-        if let c = d.category {
-            guard let found = findCategory(c) else { throw .notFound(kind: "category", id: c) }
-            category = found
-        } else {
-            category = TaskRules.fallbackCategory
-        }
-        if let p = d.project { try validateProject(p) }
-        let start = d.start ?? at
-        try TaskRules.validateTimes(start: start, due: d.due)
-        try TaskRules.validateEstimate(d.estimate)
-        try TaskRules.validateReminders(d.reminders, now: at)
-        return TaskItem(id: id, title: d.title.trimmingSpaces, notes: d.notes, category: category, project: d.project,
-                        priority: d.priority, start: start, due: d.due, estimate: d.estimate, recurrence: d.recurrence,
-                        reminders: d.reminders, remindersDone: [], state: .pending, createdAt: at, completedAt: nil,
-                        reward: nil, missedDay: nil, seriesID: id, occurrence: 0, spawnedID: nil, spawnedFrom: nil,
-                        excusedDay: nil)
-    }
-
-    private func validateProject(_ p: String) throws(DomainError) {
-        guard (1...40).contains(p.trimmingSpaces.count) else {
-            throw .invalidField(field: "project", reason: "must be 1–40 characters (got \(p.trimmingSpaces.count))")
-        }
-    }
-
-    private func edited(_ old: TaskItem, _ p: TaskPatch, at: Instant) throws(DomainError) -> TaskItem {
-        var t = old
-        if let v = p.title { try TaskRules.validateTitle(v); t.title = v.trimmingSpaces }
-        if let v = p.notes { try TaskRules.validateNotes(v); t.notes = v }
-        if let v = p.category {
-            guard let found = findCategory(v) else { throw .notFound(kind: "category", id: v) }
-            t.category = found
-        }
-        if let v = p.project { try validateProject(v); t.project = v }
-        if let v = p.priority { t.priority = v }
-        if let v = p.start { t.start = v }
-        if let v = p.due { t.due = v }
-        if let v = p.estimate { t.estimate = v }
-        if let v = p.recurrence { t.recurrence = v }
-        for field in p.clear {
-            switch field {
-            case "due": t.due = nil
-            case "project": t.project = nil
-            case "estimate": t.estimate = nil
-            case "recurrence": t.recurrence = nil
-            case "reminders": t.reminders = []; t.remindersDone = []
-            default: throw .invalidField(field: "clear", reason: "cannot clear '\(field)' (due, project, estimate, recurrence, reminders)")
+        default:
+            guard try runSubsystemAction(action, at: at, commandID: commandID) else {
+                throw .invalidState(kind: "command", id: action.name, reason: "is handled by no subsystem")
             }
         }
-        try TaskRules.validateTimes(start: t.start, due: t.due)
-        try TaskRules.validateEstimate(t.estimate)
-        if let r = p.reminders {
-            try TaskRules.validateReminders(r, now: at, previous: old.reminders)
-            // A reminder kept at the same instant keeps its done/silenced mark.
-            t.reminders = r
-            t.remindersDone = r.indices.filter { i in
-                old.reminders.indices.contains { j in old.reminders[j] == r[i] && old.remindersDone.contains(j) }
-            }
-        }
-        return t
-    }
-
-    private mutating func complete(_ id: String, at: Instant) throws(DomainError) {
-        let t = try task(id)
-        guard t.isOpen || t.state == .missed else {
-            throw .invalidState(kind: "task", id: id, reason: "is already completed")
-        }
-        let timing: Timing = t.state == .missed ? .late : RewardRules.timing(done: at, due: t.due)
-        let reward = RewardRules.taskReward(priority: t.priority, timing: timing, recurring: t.recurrence != nil,
-                                            estimateMinutes: t.estimate)
-        let before = state.level
-        emit(.taskCompleted(id: id, timing: timing, reward: reward), at: at)
-        if t.recurrence != nil, t.spawnedID == nil { spawnNext(after: t, at: at) }
-        let after = state.level
-        if after > before { for l in (before + 1)...after { emit(.levelReached(level: l), at: at) } }
-        awardBadges(at: at)
-        say(after > before ? .levelUp : .taskDone, at: at)
-    }
-
-    /// Creates the next occurrence of a recurring task: same local time of day, next date of the
-    /// rule after the current occurrence's date; start and reminders keep their distance to it.
-    private mutating func spawnNext(after t: TaskItem, at: Instant) {
-        guard let rec = t.recurrence else { return }
-        let base = t.due ?? t.start
-        let local = state.clock.local(base)
-        // The first date of the rule after this occurrence's date whose due time is still ahead
-        // (a task planned in the past does not spawn occurrences that are already over).
-        guard var date = rec.nextDate(after: local.date) else { return }
-        var next = state.clock.instant(LocalDateTime(date: date, secondOfDay: local.secondOfDay))
-        var steps = 0
-        while next <= at && steps < 100_000 {
-            guard let d = rec.nextDate(after: date) else { return }
-            date = d
-            next = state.clock.instant(LocalDateTime(date: date, secondOfDay: local.secondOfDay))
-            steps += 1
-        }
-        let delta = next - base
-        var child = t
-        child.id = "\(t.seriesID)#\(t.occurrence + 1)"
-        if state.tasks[child.id] != nil { child.id += ".\(state.eventCount)" }
-        child.occurrence = t.occurrence + 1
-        child.start = t.start + delta
-        child.due = t.due.map { $0 + delta }
-        child.reminders = t.reminders.map { $0 + delta }
-        child.remindersDone = child.reminders.indices.filter { child.reminders[$0] <= at }
-        child.state = .pending
-        child.createdAt = at
-        child.completedAt = nil
-        child.reward = nil
-        child.missedDay = nil
-        child.excusedDay = nil
-        child.spawnedID = nil
-        child.spawnedFrom = t.id
-        emit(.taskCreated(child), at: at)
     }
 
     // MARK: - Time
 
-    /// The next instant at which time alone changes something (a day closes or a reminder falls
-    /// due). The app loop sleeps until then (or the next input).
+    /// The next instant at which time alone changes something (a day closes, a reminder falls
+    /// due, a subsystem has something to do). The app loop sleeps until then (or the next input).
     public func nextWakeup() -> Instant? {
         var next = state.clock.start(ofDay: state.openDay + 1)
-        if let r = nextReminder(), r.at < next { next = r.at }
         if let w = nextSubsystemWakeup(), w < next { next = w }
         return max(next, state.now)
-    }
-
-    private func nextReminder() -> (at: Instant, id: String, index: Int)? {
-        var best: (at: Instant, id: String, index: Int)?
-        for t in state.tasks.values where t.isOpen {
-            for (i, r) in t.reminders.enumerated() where !t.remindersDone.contains(i) {
-                if let b = best, (b.at, b.id, b.index) <= (r, t.id, i) { continue }
-                best = (r, t.id, i)
-            }
-        }
-        return best
     }
 
     /// Advances time to `t`, closing every day and firing every reminder on the way, in order.
@@ -563,16 +247,6 @@ public struct Engine: Sendable {
         guard t >= state.now else { return [] }
         while true {
             let boundary = state.clock.start(ofDay: state.openDay + 1)
-            if let r = nextReminder(), r.at <= t, r.at < boundary || boundary > t {
-                let when = max(r.at, state.now)
-                if t - r.at <= Engine.reminderLateness {
-                    emit(.reminderDue(taskID: r.id, index: r.index), at: when)
-                    say(.nudge, at: when)
-                } else {
-                    emit(.reminderMissed(taskID: r.id, index: r.index), at: when)
-                }
-                continue
-            }
             if let w = nextSubsystemWakeup(), w <= t, w < boundary || boundary > t {
                 fireSubsystems(at: max(w, state.now), due: w, upTo: t)
                 continue
@@ -587,18 +261,6 @@ public struct Engine: Sendable {
     private mutating func closeDay(at boundary: Instant) {
         let day = state.openDay
         let dayStart = state.clock.start(ofDay: day)
-        let overdue = state.tasks.values
-            .filter { $0.isOpen && $0.missedDay == nil && $0.excusedDay == nil && ($0.due.map { $0 < boundary } ?? false) }
-            .sorted(by: taskOrder)
-        for t in overdue {
-            // A recurring task's next occurrence comes first (once), then the verdict on this one.
-            if t.recurrence != nil, t.spawnedID == nil { spawnNext(after: t, at: boundary) }
-            if state.paused {
-                emit(.taskExcused(id: t.id, day: day), at: boundary)
-            } else {
-                emit(.taskMissed(id: t.id, day: day), at: boundary)
-            }
-        }
         closeDaySubsystems(day: day, boundary: boundary)
         var due = 0, done = 0, missed = 0
         for t in state.tasks.values {

@@ -82,12 +82,21 @@ public enum EventKind: Sendable, Equatable {
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
         case .deviceSettingsChanged: "settings.device"
-        case .habit(let e): e.type
-        case .shop(let e): e.type
-        case .commitment(let e): e.type
-        case .quit(let e): e.type
-        case .screen(let e): e.type
-        case .notice(let e): e.type
+        case .habit, .shop, .commitment, .quit, .screen, .notice: subEvent?.type ?? ""
+        }
+    }
+
+    /// The event of a subsystem this kind carries (nil: a task event or one of the engine's own).
+    /// The one place that lists the subsystem cases; see Subsystem.swift.
+    public var subEvent: (any SubEvent)? {
+        switch self {
+        case .habit(let e): e
+        case .shop(let e): e
+        case .commitment(let e): e
+        case .quit(let e): e
+        case .screen(let e): e
+        case .notice(let e): e
+        default: nil
         }
     }
 
@@ -96,12 +105,7 @@ public enum EventKind: Sendable, Equatable {
         switch self {
         case .taskCompleted(_, _, let r): r.coins
         case .taskUncompleted(_, let r): -r.coins
-        case .habit(let e): e.coinsDelta
-        case .shop(let e): e.coinsDelta
-        case .commitment(let e): e.coinsDelta
-        case .quit(let e): e.coinsDelta
-        case .screen(let e): e.coinsDelta
-        default: 0
+        default: subEvent?.coinsDelta ?? 0
         }
     }
 
@@ -109,12 +113,7 @@ public enum EventKind: Sendable, Equatable {
         switch self {
         case .taskCompleted(_, _, let r): r.xp
         case .taskUncompleted(_, let r): -r.xp
-        case .habit(let e): e.xpDelta
-        case .shop(let e): e.xpDelta
-        case .commitment(let e): e.xpDelta
-        case .quit(let e): e.xpDelta
-        case .screen(let e): e.xpDelta
-        default: 0
+        default: subEvent?.xpDelta ?? 0
         }
     }
 }
@@ -168,12 +167,7 @@ extension EventKind: Codable {
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
         case .deviceSettingsChanged(let d): try c.encode(d, forKey: .settings)
-        case .habit(let e): try e.encode(to: encoder)
-        case .shop(let e): try e.encode(to: encoder)
-        case .commitment(let e): try e.encode(to: encoder)
-        case .quit(let e): try e.encode(to: encoder)
-        case .screen(let e): try e.encode(to: encoder)
-        case .notice(let e): try e.encode(to: encoder)
+        case .habit, .shop, .commitment, .quit, .screen, .notice: try subEvent?.encode(to: encoder)
         }
     }
 
@@ -215,13 +209,10 @@ extension EventKind: Codable {
         case "badge.earned": self = .badgeEarned(id: try s(.id))
         case "day.closed": self = .dayClosed(try c.decode(DayResult.self, forKey: .result))
         case "settings.device": self = .deviceSettingsChanged(try c.decode(DeviceSettings.self, forKey: .settings))
-        case _ where HabitEvent.owns(type): self = .habit(try HabitEvent(from: decoder))
-        case _ where ShopEvent.owns(type): self = .shop(try ShopEvent(from: decoder))
-        case _ where CommitmentEvent.owns(type): self = .commitment(try CommitmentEvent(from: decoder))
-        case _ where QuitEvent.owns(type): self = .quit(try QuitEvent(from: decoder))
-        case _ where ScreenEvent.owns(type): self = .screen(try ScreenEvent(from: decoder))
-        case _ where NoticeEvent.owns(type): self = .notice(try NoticeEvent(from: decoder))
         default:
+            for s in Engine.subsystems {
+                if let kind = try s.decodeEvent(type: type, from: decoder) { self = kind; return }
+            }
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown event type '\(type)'")
         }
     }

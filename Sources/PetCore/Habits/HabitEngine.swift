@@ -1,4 +1,27 @@
-/// The habits subsystem's engine hooks (see Subsystems.swift and Habits.swift).
+/// The habits subsystem's engine hooks (see Engine/Subsystem.swift and Habits.swift).
+
+/// Habits, the checklist, the course and the evening check-in as a subsystem.
+enum HabitsSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> HabitAction? { if case .habit(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> HabitEvent? { if case .habit(let e) = event { e } else { nil } }
+    static func wrap(_ event: HabitEvent) -> EventKind { .habit(event) }
+
+    static func run(_ action: HabitAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runHabit(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: HabitEvent, to engine: inout Engine, at: Instant) { engine.applyHabit(event, at: at) }
+
+    static func closeDay(_ day: Int, boundary: Instant, in engine: inout Engine) {
+        engine.closeDayHabits(day: day, boundary: boundary)
+    }
+
+    static func nextWakeup(of engine: Engine) -> Instant? { engine.nextHabitWakeup() }
+
+    static func fire(due: Instant, at: Instant, upTo: Instant, in engine: inout Engine) {
+        engine.fireHabit(at: at, due: due, upTo: upTo)
+    }
+}
 
 extension Engine {
     // MARK: - Commands

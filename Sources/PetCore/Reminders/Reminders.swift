@@ -115,6 +115,19 @@ public enum NoticeRules {
     public static let outboxLimit = 200
 }
 
+/// Reminders from every source and the phone queue as a subsystem (its own commands and events; the sources call `notify`).
+enum RemindersSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> NoticeAction? { if case .notice(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> NoticeEvent? { if case .notice(let e) = event { e } else { nil } }
+    static func wrap(_ event: NoticeEvent) -> EventKind { .notice(event) }
+
+    static func run(_ action: NoticeAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runNotice(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: NoticeEvent, to engine: inout Engine, at: Instant) { engine.applyNotice(event, at: at) }
+}
+
 extension Engine {
     /// Fires a due nudge once: shown if the engine reached it in time (within
     /// `Engine.reminderLateness` of `upTo`), missed otherwise; an unsolicited one beyond the
@@ -199,9 +212,6 @@ extension Engine {
         }
     }
 
-    mutating func closeDayNotices(day: Int, boundary: Instant) {}
-    func nextNoticeWakeup() -> Instant? { nil }
-    mutating func fireNotice(at: Instant, due: Instant, upTo t: Instant) {}
 }
 
 enum NoticeCommands {
