@@ -141,11 +141,11 @@ final class EventCodingTests: XCTestCase {
 
     /// One example of every subsystem event type (each subsystem's `allTypes`).
     static func subsystemExamples() -> [EventKind] {
-        let nudge = Nudge(id: "habit:h1:20514", source: .habit, ref: "h1", due: Instant(1_772_434_800), solicited: true)
+        let nudge = Reminder(id: "habit:h1:20514", source: .habit, ref: "h1", due: Instant(1_772_434_800), solicited: true)
         return [
-            .notice(.shown(nudge)), .notice(.missed(nudge)), .notice(.suppressed(nudge)),
-            .notice(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
-            .notice(.silenced(until: Instant(1_772_442_000))), .notice(.silenced(until: nil)),
+            .reminder(.shown(nudge)), .reminder(.missed(nudge)), .reminder(.suppressed(nudge)),
+            .reminder(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
+            .reminder(.silenced(until: Instant(1_772_442_000))), .reminder(.silenced(until: nil)),
         ] + habitExamples() + shopExamples() + quitExamples() + screenExamples() + commitmentExamples()
     }
 
@@ -179,7 +179,7 @@ final class EventCodingTests: XCTestCase {
 
     static var subsystemTypes: [String] {
         HabitEvent.allTypes + ShopEvent.allTypes + CommitmentEvent.allTypes + QuitEvent.allTypes
-            + ScreenEvent.allTypes + NoticeEvent.allTypes
+            + ScreenEvent.allTypes + ReminderEvent.allTypes
     }
 
     func testEverySubsystemEventTypeHasAnExample() {
@@ -216,7 +216,7 @@ final class EventCodingTests: XCTestCase {
         case .levelReached: 24
         case .badgeEarned: 25
         case .dayClosed: 26
-        case .habit, .shop, .commitment, .quit, .screen, .notice: 27
+        case .habit, .shop, .commitment, .quit, .screen, .reminder: 27
         case .deviceSettingsChanged: 28
         }
     }

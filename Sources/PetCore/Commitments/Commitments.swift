@@ -488,7 +488,7 @@ extension Engine {
         }
         emit(.commitment(.windowOpened(id: c.id, n: o.n)), at: at)
         if !state.paused {
-            notify(Nudge(id: "commitment:\(c.id):\(o.target.seconds)", source: .commitment, ref: c.id, due: o.opens,
+            notify(Reminder(id: "commitment:\(c.id):\(o.target.seconds)", source: .commitment, ref: c.id, due: o.opens,
                          solicited: true), at: at, upTo: t)
         }
     }

@@ -49,7 +49,7 @@ public enum EventKind: Sendable, Equatable {
     case commitment(CommitmentEvent)
     case quit(QuitEvent)
     case screen(ScreenEvent)
-    case notice(NoticeEvent)
+    case reminder(ReminderEvent)
 
     /// Stable type name stored in the journal.
     public var type: String {
@@ -82,7 +82,7 @@ public enum EventKind: Sendable, Equatable {
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
         case .deviceSettingsChanged: "settings.device"
-        case .habit, .shop, .commitment, .quit, .screen, .notice: subEvent?.type ?? ""
+        case .habit, .shop, .commitment, .quit, .screen, .reminder: subEvent?.type ?? ""
         }
     }
 
@@ -95,7 +95,7 @@ public enum EventKind: Sendable, Equatable {
         case .commitment(let e): e
         case .quit(let e): e
         case .screen(let e): e
-        case .notice(let e): e
+        case .reminder(let e): e
         default: nil
         }
     }
@@ -167,7 +167,7 @@ extension EventKind: Codable {
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
         case .deviceSettingsChanged(let d): try c.encode(d, forKey: .settings)
-        case .habit, .shop, .commitment, .quit, .screen, .notice: try subEvent?.encode(to: encoder)
+        case .habit, .shop, .commitment, .quit, .screen, .reminder: try subEvent?.encode(to: encoder)
         }
     }
 

@@ -242,28 +242,28 @@ extension Engine {
     /// Habit reminders and the evening check-in still to fire in the open day, earliest first.
     /// Nothing fires while paused; a time already past when it became relevant (set later, habit
     /// unchecked later, resumed later) is not offered.
-    private func habitNudges() -> [Nudge] {
+    private func habitReminders() -> [Reminder] {
         guard !state.paused else { return [] }
         let day = state.openDay
-        var out: [Nudge] = []
+        var out: [Reminder] = []
         let checks = state.checkedToday
         if !state.isTrainingDay(day) {
             for h in state.habits.active where h.reminderOn && !checks.contains(h.id) {
                 guard let m = h.reminderMinute else { continue }
                 let due = state.instant(minute: m, inDay: day)
-                out.append(Nudge(id: "habit:\(h.id):\(day)", source: .habit, ref: h.id, due: due, solicited: true))
+                out.append(Reminder(id: "habit:\(h.id):\(day)", source: .habit, ref: h.id, due: due, solicited: true))
             }
         }
         if let m = state.habits.checkinMinute, !state.checklistBoxes(day: day).isEmpty, !state.checklistComplete {
             let due = state.instant(minute: m, inDay: day)
-            out.append(Nudge(id: "checkin:\(day)", source: .checkin, ref: "checklist", due: due, solicited: false))
+            out.append(Reminder(id: "checkin:\(day)", source: .checkin, ref: "checklist", due: due, solicited: false))
         }
-        return out.filter { $0.due >= state.now && state.notices.fired[$0.id] == nil }
+        return out.filter { $0.due >= state.now && state.reminders.fired[$0.id] == nil }
     }
 
-    func nextHabitWakeup() -> Instant? { habitNudges().map(\.due).min() }
+    func nextHabitWakeup() -> Instant? { habitReminders().map(\.due).min() }
 
     mutating func fireHabit(at: Instant, due: Instant, upTo t: Instant) {
-        for n in habitNudges() where n.due == due { notify(n, at: at, upTo: t) }
+        for n in habitReminders() where n.due == due { notify(n, at: at, upTo: t) }
     }
 }

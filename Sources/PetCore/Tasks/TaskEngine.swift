@@ -327,8 +327,8 @@ extension Engine {
             if case .reminderMissed = kind { missed = true; state.remindersMissed += 1 }
             markReminder(id, i)
             let due = state.tasks[id]?.reminders[safe: i] ?? at
-            state.lastReminder = ReminderNotice(taskID: id, index: i, at: due, missed: missed)
-            queueForPhone(Nudge(id: "task:\(id):\(i)", source: .task, ref: id, due: due, solicited: true), shown: !missed)
+            state.lastReminder = TaskReminderFired(taskID: id, index: i, at: due, missed: missed)
+            queueForPhone(Reminder(id: "task:\(id):\(i)", source: .task, ref: id, due: due, solicited: true), shown: !missed)
         case let .reminderSilenced(id, i):
             markReminder(id, i)
         case .categoryAdded(let n):
