@@ -247,8 +247,9 @@ public struct Engine: Sendable {
         guard t >= state.now else { return [] }
         while true {
             let boundary = state.clock.start(ofDay: state.openDay + 1)
-            if let w = nextSubsystemWakeup(), w <= t, w < boundary || boundary > t {
-                fireSubsystems(at: max(w, state.now), due: w, upTo: t)
+            let wakeups = subsystemWakeups()
+            if let w = wakeups.lazy.compactMap({ $0 }).min(), w <= t, w < boundary || boundary > t {
+                fireSubsystems(at: max(w, state.now), due: w, upTo: t, known: wakeups)
                 continue
             }
             guard boundary <= t else { break }

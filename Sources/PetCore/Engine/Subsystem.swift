@@ -100,19 +100,22 @@ extension Engine {
         RemindersSubsystem.self,
     ]
 
-    /// The earliest instant a subsystem needs the engine to wake up for.
-    func nextSubsystemWakeup() -> Instant? {
-        var best: Instant?
-        for s in Engine.subsystems {
-            if let w = s.nextWakeup(of: self), w < (best ?? w + 1) { best = w }
-        }
-        return best
-    }
+    /// Each subsystem's next wake-up, in list order.
+    func subsystemWakeups() -> [Instant?] { Engine.subsystems.map { $0.nextWakeup(of: self) } }
 
-    /// Lets every subsystem with something due at `due` act (in list order).
-    mutating func fireSubsystems(at: Instant, due: Instant, upTo t: Instant) {
-        for s in Engine.subsystems where s.nextWakeup(of: self) == due {
+    /// The earliest instant a subsystem needs the engine to wake up for.
+    func nextSubsystemWakeup() -> Instant? { subsystemWakeups().lazy.compactMap { $0 }.min() }
+
+    /// Lets every subsystem with something due at `due` act, in list order. `known` are the
+    /// wake-ups computed before (`subsystemWakeups()`); once one subsystem has acted, the later
+    /// ones are asked again, since what it did may have changed theirs.
+    mutating func fireSubsystems(at: Instant, due: Instant, upTo t: Instant, known: [Instant?]) {
+        var acted = false
+        for (i, s) in Engine.subsystems.enumerated() {
+            let w = acted ? s.nextWakeup(of: self) : known[i]
+            guard w == due else { continue }
             s.fire(due: due, at: at, upTo: t, in: &self)
+            acted = true
         }
     }
 
