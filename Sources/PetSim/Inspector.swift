@@ -124,7 +124,7 @@ public enum Narrator {
         case .petRenamed(let n): text = "the pet is now called \(n)"
         case .paused: text = "⏸ paused"
         case .resumed: text = "⏵ resumed"
-        case .zoneChanged(let z): text = "🌍 time zone \(z)"
+        case .zoneChanged(let z, _): text = "🌍 time zone \(z)"
         case .dayStartChanged(let h): text = "  day starts at \(h):00"
         default:
             let coins = e.kind.coinsDelta

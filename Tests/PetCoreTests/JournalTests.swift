@@ -136,6 +136,9 @@ final class EventCodingTests: XCTestCase {
             .petTraitsChanged(species: "owl", colour: "lilac", personality: .curious), .petPetted,
             .petSaid(key: "done.3"), .levelReached(level: 7), .badgeEarned(id: "streak-3"),
             .dayClosed(day), .deviceSettingsChanged({ var d = DeviceSettings(); d.theme = .dark; d.sound = false; return d }()),
+            // As written since zone events carry their rules (the two above are the older form).
+            .genesis(zone: "Europe/Berlin", dayStartHour: 3, rules: coreTestZoneTable["Europe/Berlin"]),
+            .zoneChanged(id: "Asia/Tokyo", rules: coreTestZoneTable["Asia/Tokyo"]),
         ] + subsystemExamples()
     }
 

@@ -26,19 +26,22 @@ public struct Engine: Sendable {
     /// reminder found later than this (device off, clock jump) is reported once as missed.
     public static let reminderLateness: Int64 = 60
 
-    /// Starts a new pet: returns the engine and the genesis event to store first.
+    /// Starts a new pet: returns the engine and the genesis event to store first (it carries the
+    /// zone's rules, so the journal replays without a zone database).
     public static func create(at t: Instant, zoneID: String, dayStartHour: Int = 3,
                               zones: @escaping ZoneLookup) throws(DomainError) -> (Engine, Event) {
-        let genesis = Event(at: t, kind: .genesis(zone: zoneID, dayStartHour: dayStartHour))
+        guard let rules = zones(zoneID) else { throw .unknownTimeZone(id: zoneID) }
+        let genesis = Event(at: t, kind: .genesis(zone: zoneID, dayStartHour: dayStartHour, rules: rules))
         return (try Engine(genesis: genesis, zones: zones), genesis)
     }
 
-    /// Rebuilds an engine from a journal's first event.
+    /// Rebuilds an engine from a journal's first event. Its zone rules come from the event; only a
+    /// journal written before events carried them asks `zones`.
     public init(genesis: Event, zones: @escaping ZoneLookup) throws(DomainError) {
-        guard case let .genesis(zoneID, hour) = genesis.kind else {
+        guard case let .genesis(zoneID, hour, carried) = genesis.kind else {
             throw .invalidState(kind: "journal", id: "genesis", reason: "does not start with device.created")
         }
-        guard let rules = zones(zoneID) else { throw .unknownTimeZone(id: zoneID) }
+        guard let rules = carried ?? zones(zoneID) else { throw .unknownTimeZone(id: zoneID) }
         guard (0...23).contains(hour) else { throw .invalidField(field: "dayStart", reason: "must be 0–23") }
         self.zones = zones
         self.state = PetState(createdAt: genesis.at, zoneID: zoneID, zone: rules, dayStartHour: hour)
@@ -75,8 +78,9 @@ public struct Engine: Sendable {
         state.eventCount += 1
         switch e.kind {
         case .genesis: break
-        case .zoneChanged(let id):
-            if let rules = zones(id) { state.zoneID = id; state.clock.zone = rules }
+        case let .zoneChanged(id, carried):
+            // Old journals' events carry no rules: look them up (skipped if the zone is unknown).
+            if let rules = carried ?? zones(id) { state.zoneID = id; state.clock.zone = rules }
         case .dayStartChanged(let h):
             state.clock.dayStartHour = h
         case let .quietHoursChanged(s, en):
@@ -177,8 +181,8 @@ public struct Engine: Sendable {
     private mutating func run(_ action: Action, at: Instant, commandID: String) throws(DomainError) {
         switch action {
         case .setTimeZone(let id):
-            guard zones(id) != nil else { throw .unknownTimeZone(id: id) }
-            emit(.zoneChanged(id: id), at: at)
+            guard let rules = zones(id) else { throw .unknownTimeZone(id: id) }
+            emit(.zoneChanged(id: id, rules: rules), at: at)
         case .setDayStart(let hour):
             guard (0...23).contains(hour) else {
                 throw .invalidField(field: "hour", reason: "day start must be an hour 0–23 (got \(hour))")

@@ -13,8 +13,9 @@ public struct DayResult: Codable, Sendable, Equatable {
 }
 
 public enum EventKind: Sendable, Equatable {
-    /// The first event of every journal: the device's initial zone and day-start hour.
-    case genesis(zone: String, dayStartHour: Int)
+    /// The first event of every journal: the device's initial zone (with its rules, so a replay
+    /// needs no zone database; nil in journals written before rules were carried) and day-start hour.
+    case genesis(zone: String, dayStartHour: Int, rules: ZoneRules? = nil)
     case taskCreated(TaskItem)
     case taskEdited(TaskItem)
     case taskDeleted(id: String)
@@ -31,7 +32,8 @@ public enum EventKind: Sendable, Equatable {
     case categoryAdded(name: String)
     case categoryRenamed(name: String, to: String)
     case categoryDeleted(name: String)
-    case zoneChanged(id: String)
+    /// The owner's time zone changed; `rules` as for `genesis`.
+    case zoneChanged(id: String, rules: ZoneRules? = nil)
     case dayStartChanged(hour: Int)
     case quietHoursChanged(startMinute: Int, endMinute: Int)
     case paused
@@ -133,14 +135,15 @@ public struct Event: Sendable, Equatable {
 extension EventKind: Codable {
     enum K: String, CodingKey {
         case type, task, id, timing, coins, xp, day, index, name, to, hour, startMinute, endMinute
-        case species, colour, personality, key, level, result, settings
+        case species, colour, personality, key, level, result, settings, rules
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: K.self)
         try c.encode(type, forKey: .type)
         switch self {
-        case let .genesis(zone, hour): try c.encode(zone, forKey: .name); try c.encode(hour, forKey: .hour)
+        case let .genesis(zone, hour, rules):
+            try c.encode(zone, forKey: .name); try c.encode(hour, forKey: .hour); try c.encodeIfPresent(rules, forKey: .rules)
         case .taskCreated(let t), .taskEdited(let t): try c.encode(t, forKey: .task)
         case .taskDeleted(let id), .taskStarted(let id): try c.encode(id, forKey: .id)
         case let .taskCompleted(id, timing, r):
@@ -152,8 +155,10 @@ extension EventKind: Codable {
             try c.encode(id, forKey: .id); try c.encode(day, forKey: .day)
         case let .reminderDue(id, i), let .reminderMissed(id, i), let .reminderSilenced(id, i):
             try c.encode(id, forKey: .id); try c.encode(i, forKey: .index)
-        case .categoryAdded(let n), .categoryDeleted(let n), .petRenamed(let n), .zoneChanged(let n):
+        case .categoryAdded(let n), .categoryDeleted(let n), .petRenamed(let n):
             try c.encode(n, forKey: .name)
+        case let .zoneChanged(id, rules):
+            try c.encode(id, forKey: .name); try c.encodeIfPresent(rules, forKey: .rules)
         case let .categoryRenamed(n, to):
             try c.encode(n, forKey: .name); try c.encode(to, forKey: .to)
         case .dayStartChanged(let h): try c.encode(h, forKey: .hour)
@@ -177,7 +182,9 @@ extension EventKind: Codable {
         func s(_ k: K) throws -> String { try c.decode(String.self, forKey: k) }
         func i(_ k: K) throws -> Int { try c.decode(Int.self, forKey: k) }
         switch type {
-        case "device.created": self = .genesis(zone: try s(.name), dayStartHour: try i(.hour))
+        case "device.created":
+            self = .genesis(zone: try s(.name), dayStartHour: try i(.hour),
+                            rules: try c.decodeIfPresent(ZoneRules.self, forKey: .rules))
         case "task.created": self = .taskCreated(try c.decode(TaskItem.self, forKey: .task))
         case "task.edited": self = .taskEdited(try c.decode(TaskItem.self, forKey: .task))
         case "task.deleted": self = .taskDeleted(id: try s(.id))
@@ -194,7 +201,7 @@ extension EventKind: Codable {
         case "category.added": self = .categoryAdded(name: try s(.name))
         case "category.renamed": self = .categoryRenamed(name: try s(.name), to: try s(.to))
         case "category.deleted": self = .categoryDeleted(name: try s(.name))
-        case "settings.zone": self = .zoneChanged(id: try s(.name))
+        case "settings.zone": self = .zoneChanged(id: try s(.name), rules: try c.decodeIfPresent(ZoneRules.self, forKey: .rules))
         case "settings.day-start": self = .dayStartChanged(hour: try i(.hour))
         case "settings.quiet-hours": self = .quietHoursChanged(startMinute: try i(.startMinute), endMinute: try i(.endMinute))
         case "paused": self = .paused
