@@ -255,6 +255,27 @@ final class EventCodingTests: XCTestCase {
         XCTAssertEqual(replay.state, h.state)
     }
 
+    /// PetState lists its coding keys by hand (to keep `notices`): every stored property must be in
+    /// the snapshot, and the reminders keep their wire name.
+    func testSnapshotEncodingHasEveryStateProperty() throws {
+        var h = Harness(zone: "Europe/Berlin", at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "A", "due": "2026-03-02 18:00", "reminders": "+1h"])
+        h.advance(to: "2026-03-04 12:00")
+        let data = try JSONEncoder().encode(h.state)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertNotNil(json["notices"])
+        XCTAssertNil(json["reminders"])
+        for child in Mirror(reflecting: h.state).children {
+            guard let label = child.label else { continue }
+            let mirror = Mirror(reflecting: child.value)
+            if mirror.displayStyle == .optional && mirror.children.isEmpty { continue }
+            XCTAssertNotNil(json[label == "reminders" ? "notices" : label], "PetState.\(label) is not in the snapshot")
+        }
+        let decoder = JSONDecoder()
+        decoder.userInfo[try XCTUnwrap(DayClock.zoneLookupKey)] = testZones
+        XCTAssertEqual(try decoder.decode(PetState.self, from: data), h.state)
+    }
+
     func testUnknownTypeIsRefused() {
         let data = Data(#"{"type":"task.exploded","id":"a"}"#.utf8)
         XCTAssertThrowsError(try JSONDecoder().decode(EventKind.self, from: data))

@@ -74,6 +74,18 @@ public struct PetState: Sendable, Equatable, Codable {
     /// Per-day aggregates for the stats screens (SPEC §12), kept for the whole history.
     public var stats = StatsState()
 
+    /// Snapshot and export keys: the property names, except that the reminders keep their older
+    /// name `notices` so snapshots and exports written before the rename stay readable (every
+    /// stored property must be listed here).
+    enum CodingKeys: String, CodingKey {
+        case createdAt, now, zoneID, clock, openDay, quiet, paused, device, tasks, categories, coins, xp
+        case coinsEarned, coinsSpent, tasksCompleted, streak, bestStreak, lastBreak, weekStart, weekClean
+        case weekDone, perfectWeeks, purchases, badges, pet, needs, lastCelebration, lastPetting, speech
+        case tally, lastReminder, remindersMissed, seenCommands, eventCount, habits, shop, commitments, quit
+        case screen, stats
+        case reminders = "notices"
+    }
+
     public init(createdAt: Instant, zoneID: String, zone: ZoneRules, dayStartHour: Int = 3) {
         self.createdAt = createdAt
         self.now = createdAt
