@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Embeds content/catalogue.json into PetCore as Sources/PetCore/CatalogueData.swift.
+"""Embeds content/catalogue.json into PetCore as Sources/PetCore/Shop/CatalogueData.swift.
 
 PetCore reads no files and no JSON, so the store's catalogue is compiled in. The output is
 deterministic (items in file order, fields in a fixed order), so running this twice gives the same
@@ -15,7 +15,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "content" / "catalogue.json"
-TARGET = ROOT / "Sources" / "PetCore" / "CatalogueData.swift"
+TARGET = ROOT / "Sources" / "PetCore" / "Shop" / "CatalogueData.swift"
 
 FIELDS = ["id", "name", "kind", "price", "level", "fullness", "slot", "colour"]
 OPTIONAL = {"level", "fullness", "slot", "colour"}

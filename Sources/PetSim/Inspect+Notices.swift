@@ -1,8 +1,8 @@
 import PetCore
 
 extension Inspector {
-    /// Values of the Notices subsystem a scenario can `expect` (nil: not one of its names).
-    static func noticeValue(_ path: String, _ device: SimDevice) -> String? {
+    /// Values of the Reminders subsystem a scenario can `expect` (nil: not one of its names).
+    static func reminderValue(_ path: String, _ device: SimDevice) -> String? {
         nil
     }
 }

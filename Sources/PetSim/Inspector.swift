@@ -37,7 +37,7 @@ public enum Inspector {
         default: break
         }
         // Each subsystem answers its own values (Inspect+<Subsystem>.swift).
-        for sub in [habitValue, shopValue, commitmentValue, quitValue, screenValue, noticeValue] {
+        for sub in [habitValue, shopValue, commitmentValue, quitValue, screenValue, reminderValue] {
             if let v = sub(path, device) { return v }
         }
         let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
@@ -124,7 +124,7 @@ public enum Narrator {
         case .petRenamed(let n): text = "the pet is now called \(n)"
         case .paused: text = "⏸ paused"
         case .resumed: text = "⏵ resumed"
-        case .zoneChanged(let z): text = "🌍 time zone \(z)"
+        case .zoneChanged(let z, _): text = "🌍 time zone \(z)"
         case .dayStartChanged(let h): text = "  day starts at \(h):00"
         default:
             let coins = e.kind.coinsDelta

@@ -185,9 +185,9 @@ func reminderFigure(_ device: SimDevice) throws {
         switch e.kind {
         case let .reminderDue(task, i):
             id = "task:\(task):\(i)"
-        case let .notice(.shown(n)):
+        case let .reminder(.shown(n)):
             id = n.id; due = n.due
-        case .reminderMissed, .notice(.missed):
+        case .reminderMissed, .reminder(.missed):
             missed += 1; continue
         default: continue
         }

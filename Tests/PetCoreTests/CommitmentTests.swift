@@ -473,7 +473,7 @@ final class CommitmentRuleTests: XCTestCase {
         h.ok("commitment.add", add("a", at: "2026-03-02 10:00", stake: 5))
         h.ok("commitment.add", add("b", at: "2026-03-02 12:00", stake: 5))
         let events = h.advance(to: "2026-03-02 09:50")
-        let shown = events.compactMap { e -> Nudge? in if case .notice(.shown(let n)) = e.kind { n } else { nil } }
+        let shown = events.compactMap { e -> Reminder? in if case .reminder(.shown(let n)) = e.kind { n } else { nil } }
         XCTAssertEqual(shown.map(\.source), [.commitment])
         XCTAssertEqual(shown.first?.ref, "a")
         XCTAssertEqual(shown.first?.due, h.t("2026-03-02 09:50"))

@@ -72,8 +72,8 @@ final class FocusSessionTests: XCTestCase {
         var h = harness()
         h.ok("focus.start", [:], id: "f")
         let events = h.advance(to: "2026-03-02 08:25")
-        let shown = events.compactMap { e -> Nudge? in if case .notice(.shown(let n)) = e.kind { n } else { nil } }
-        XCTAssertEqual(shown, [Nudge(id: "focus:f", source: .focus, ref: "f", due: h.t("2026-03-02 08:25"), solicited: true)])
+        let shown = events.compactMap { e -> Reminder? in if case .reminder(.shown(let n)) = e.kind { n } else { nil } }
+        XCTAssertEqual(shown, [Reminder(id: "focus:f", source: .focus, ref: "f", due: h.t("2026-03-02 08:25"), solicited: true)])
         // Found late (device off): reported once as missed; the session still completes.
         h.ok("focus.start", [:], id: "g")
         let later = h.advance(to: "2026-03-02 12:00")

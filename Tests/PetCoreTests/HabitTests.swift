@@ -8,11 +8,11 @@ extension Array where Element == Event {
     var habitScores: [HabitDayScore] {
         compactMap { if case .habit(.dayScored(let s)) = $0.kind { return s } else { return nil } }
     }
-    var nudgesShown: [Nudge] {
-        compactMap { if case .notice(.shown(let n)) = $0.kind { return n } else { return nil } }
+    var nudgesShown: [Reminder] {
+        compactMap { if case .reminder(.shown(let n)) = $0.kind { return n } else { return nil } }
     }
-    var nudgesMissed: [Nudge] {
-        compactMap { if case .notice(.missed(let n)) = $0.kind { return n } else { return nil } }
+    var nudgesMissed: [Reminder] {
+        compactMap { if case .reminder(.missed(let n)) = $0.kind { return n } else { return nil } }
     }
 }
 
@@ -390,7 +390,7 @@ final class HabitReminderTests: XCTestCase {
         XCTAssertEqual(h.engine.nextWakeup(), h.t("2026-03-02 09:00"))
         let events = h.live(until: "2026-03-02 10:00")
         let today = dayNumber("2026-03-02")
-        XCTAssertEqual(events.nudgesShown, [Nudge(id: "habit:b:\(today)", source: .habit, ref: "b",
+        XCTAssertEqual(events.nudgesShown, [Reminder(id: "habit:b:\(today)", source: .habit, ref: "b",
                                                    due: h.t("2026-03-02 09:00"), solicited: true)])
         // Next day both fire (nothing checked yet).
         let tue = h.live(until: "2026-03-03 10:00").nudgesShown.map(\.id)
@@ -441,7 +441,7 @@ final class HabitReminderTests: XCTestCase {
         let mon = dayNumber("2026-03-02")
         // Mon: nothing checked → check-in at 20:30, unsolicited.
         let m = h.live(until: "2026-03-02 21:00").nudgesShown
-        XCTAssertEqual(m, [Nudge(id: "checkin:\(mon)", source: .checkin, ref: "checklist",
+        XCTAssertEqual(m, [Reminder(id: "checkin:\(mon)", source: .checkin, ref: "checklist",
                                  due: h.t("2026-03-02 20:30"), solicited: false)])
         // Tue: complete before 20:30 → no check-in.
         h.live(until: "2026-03-03 12:00")

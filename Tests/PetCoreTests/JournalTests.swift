@@ -136,16 +136,19 @@ final class EventCodingTests: XCTestCase {
             .petTraitsChanged(species: "owl", colour: "lilac", personality: .curious), .petPetted,
             .petSaid(key: "done.3"), .levelReached(level: 7), .badgeEarned(id: "streak-3"),
             .dayClosed(day), .deviceSettingsChanged({ var d = DeviceSettings(); d.theme = .dark; d.sound = false; return d }()),
+            // As written since zone events carry their rules (the two above are the older form).
+            .genesis(zone: "Europe/Berlin", dayStartHour: 3, rules: coreTestZoneTable["Europe/Berlin"]),
+            .zoneChanged(id: "Asia/Tokyo", rules: coreTestZoneTable["Asia/Tokyo"]),
         ] + subsystemExamples()
     }
 
     /// One example of every subsystem event type (each subsystem's `allTypes`).
     static func subsystemExamples() -> [EventKind] {
-        let nudge = Nudge(id: "habit:h1:20514", source: .habit, ref: "h1", due: Instant(1_772_434_800), solicited: true)
+        let nudge = Reminder(id: "habit:h1:20514", source: .habit, ref: "h1", due: Instant(1_772_434_800), solicited: true)
         return [
-            .notice(.shown(nudge)), .notice(.missed(nudge)), .notice(.suppressed(nudge)),
-            .notice(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
-            .notice(.silenced(until: Instant(1_772_442_000))), .notice(.silenced(until: nil)),
+            .reminder(.shown(nudge)), .reminder(.missed(nudge)), .reminder(.suppressed(nudge)),
+            .reminder(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
+            .reminder(.silenced(until: Instant(1_772_442_000))), .reminder(.silenced(until: nil)),
         ] + habitExamples() + shopExamples() + quitExamples() + screenExamples() + commitmentExamples()
     }
 
@@ -179,7 +182,7 @@ final class EventCodingTests: XCTestCase {
 
     static var subsystemTypes: [String] {
         HabitEvent.allTypes + ShopEvent.allTypes + CommitmentEvent.allTypes + QuitEvent.allTypes
-            + ScreenEvent.allTypes + NoticeEvent.allTypes
+            + ScreenEvent.allTypes + ReminderEvent.allTypes
     }
 
     func testEverySubsystemEventTypeHasAnExample() {
@@ -216,7 +219,7 @@ final class EventCodingTests: XCTestCase {
         case .levelReached: 24
         case .badgeEarned: 25
         case .dayClosed: 26
-        case .habit, .shop, .commitment, .quit, .screen, .notice: 27
+        case .habit, .shop, .commitment, .quit, .screen, .reminder: 27
         case .deviceSettingsChanged: 28
         }
     }
@@ -250,6 +253,27 @@ final class EventCodingTests: XCTestCase {
         var replay = try Engine(journal: back, zones: testZones)
         _ = replay.advance(to: h.now)
         XCTAssertEqual(replay.state, h.state)
+    }
+
+    /// PetState lists its coding keys by hand (to keep `notices`): every stored property must be in
+    /// the snapshot, and the reminders keep their wire name.
+    func testSnapshotEncodingHasEveryStateProperty() throws {
+        var h = Harness(zone: "Europe/Berlin", at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "a", "title": "A", "due": "2026-03-02 18:00", "reminders": "+1h"])
+        h.advance(to: "2026-03-04 12:00")
+        let data = try JSONEncoder().encode(h.state)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertNotNil(json["notices"])
+        XCTAssertNil(json["reminders"])
+        for child in Mirror(reflecting: h.state).children {
+            guard let label = child.label else { continue }
+            let mirror = Mirror(reflecting: child.value)
+            if mirror.displayStyle == .optional && mirror.children.isEmpty { continue }
+            XCTAssertNotNil(json[label == "reminders" ? "notices" : label], "PetState.\(label) is not in the snapshot")
+        }
+        let decoder = JSONDecoder()
+        decoder.userInfo[try XCTUnwrap(DayClock.zoneLookupKey)] = testZones
+        XCTAssertEqual(try decoder.decode(PetState.self, from: data), h.state)
     }
 
     func testUnknownTypeIsRefused() {

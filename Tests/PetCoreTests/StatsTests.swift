@@ -80,9 +80,9 @@ final class StatsTests: XCTestCase {
 }
 
 /// SPEC §11 through `notify`: shown once, missed when late, the unsolicited cap, the phone queue.
-final class NoticeTests: XCTestCase {
-    func nudge(_ id: String, _ due: Instant, solicited: Bool) -> Nudge {
-        Nudge(id: id, source: solicited ? .habit : .checkin, ref: "x", due: due, solicited: solicited)
+final class ReminderTests: XCTestCase {
+    func nudge(_ id: String, _ due: Instant, solicited: Bool) -> Reminder {
+        Reminder(id: id, source: solicited ? .habit : .checkin, ref: "x", due: due, solicited: solicited)
     }
 
     func testShownOnceThenDelivered() {
@@ -93,15 +93,15 @@ final class NoticeTests: XCTestCase {
         XCTAssertTrue(e.notify(nudge("n1", due, solicited: true), at: due, upTo: due))
         XCTAssertFalse(e.notify(nudge("n1", due, solicited: true), at: due, upTo: due), "an id fires once")
         XCTAssertEqual(e.outbox.map(\.kind.type), ["notice.shown", "pet.said"])
-        XCTAssertEqual(e.state.notices.outbox.map(\.id), ["n1"])
-        XCTAssertEqual(e.state.notices.last?.id, "n1")
+        XCTAssertEqual(e.state.reminders.outbox.map(\.id), ["n1"])
+        XCTAssertEqual(e.state.reminders.last?.id, "n1")
         // The phone confirms: the queue empties; a repeat of the confirmation is refused.
-        let delivered = Command(id: "c1", at: due + 5, action: .notice(.delivered(ids: ["n1", "unknown"])))
+        let delivered = Command(id: "c1", at: due + 5, action: .reminder(.delivered(ids: ["n1", "unknown"])))
         let events = try? e.decide(delivered)
-        XCTAssertEqual(events?.map(\.kind), [.notice(.delivered(ids: ["n1"]))])
+        XCTAssertEqual(events?.map(\.kind), [.reminder(.delivered(ids: ["n1"]))])
         e.apply(events ?? [])
-        XCTAssertEqual(e.state.notices.outbox, [])
-        XCTAssertThrowsError(try e.decide(Command(id: "c2", at: due + 6, action: .notice(.delivered(ids: ["n1"])))))
+        XCTAssertEqual(e.state.reminders.outbox, [])
+        XCTAssertThrowsError(try e.decide(Command(id: "c2", at: due + 6, action: .reminder(.delivered(ids: ["n1"])))))
     }
 
     func testTwoDueInTheSameSecondBothShow() {
@@ -110,8 +110,8 @@ final class NoticeTests: XCTestCase {
         let due = h.t("2026-03-02 09:00")
         e.notify(nudge("a", due, solicited: true), at: due, upTo: due)
         e.notify(nudge("b", due, solicited: true), at: due, upTo: due)
-        XCTAssertEqual(e.state.notices.outbox.map(\.id), ["a", "b"])
-        XCTAssertEqual(e.state.notices.fired.count, 2)
+        XCTAssertEqual(e.state.reminders.outbox.map(\.id), ["a", "b"])
+        XCTAssertEqual(e.state.reminders.fired.count, 2)
     }
 
     func testLateMeansMissedOnceAndCounted() {
@@ -170,11 +170,11 @@ final class NoticeTests: XCTestCase {
         var h = Harness(at: "2026-03-02 08:00")
         h.ok("task.create", ["task": "a", "title": "A", "due": "2026-03-02 18:00", "reminders": "2026-03-02 09:00"])
         h.advance(to: "2026-03-02 09:00")
-        XCTAssertEqual(h.state.notices.outbox.map(\.id), ["task:a:0"])
+        XCTAssertEqual(h.state.reminders.outbox.map(\.id), ["task:a:0"])
         h.advance(to: "2026-03-02 12:00")
-        XCTAssertEqual(h.state.notices.outbox.count, 1)
+        XCTAssertEqual(h.state.reminders.outbox.count, 1)
         h.ok("notice.delivered", ["ids": "task:a:0"])
-        XCTAssertEqual(h.state.notices.outbox, [])
+        XCTAssertEqual(h.state.reminders.outbox, [])
         h.refuse("notice.delivered", ["ids": "task:a:0"], .state("notice", "task:a:0"))
         h.refuse("notice.delivered", ["ids": " , "], .field("ids"))
         h.assertReplayEqualsLive()

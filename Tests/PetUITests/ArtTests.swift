@@ -129,7 +129,7 @@ final class ArtTests: XCTestCase {
         XCTAssertEqual(act(fed, ms + 4_999), .eating)
         XCTAssertEqual(act(fed, ms + 5_000), .dance)
         // A reminder just shown: nudging for 30 s.
-        let nudged = ArtFixture.state { $0.notices.last = Nudge(id: "n", source: .task, ref: "t1", due: t, solicited: true) }
+        let nudged = ArtFixture.state { $0.reminders.last = Reminder(id: "n", source: .task, ref: "t1", due: t, solicited: true) }
         XCTAssertEqual(act(nudged, ms + 29_999), .nudging)
         XCTAssertEqual(act(nudged, ms + 30_000), .idle)
         // Asleep wins over everything.

@@ -32,7 +32,7 @@ final class ScreenTests: XCTestCase {
         var set = UIFixture.ui(for: .settings, now: now); set.editingSetting = true; set.cursor = 5; set.editValue = 60
         out.append(("settings-edit", st, set))
         var rem = UIFixture.ui(for: .home, now: now)
-        rem.reminder = Nudge(id: "task:dentist:0", source: .task, ref: "dentist", due: now, solicited: true)
+        rem.reminder = Reminder(id: "task:dentist:0", source: .task, ref: "dentist", due: now, solicited: true)
         out.append(("reminder", st, rem))
         var toast = UIFixture.ui(for: .today, now: now)
         toast.missedBanner = 3
@@ -126,7 +126,7 @@ final class ScreenTests: XCTestCase {
             for screen in [ScreenID.today, .taskDetail, .home] {
                 var ui = UIFixture.ui(for: screen)
                 ui.cursor = 2            // today: the dentist
-                if screen == .home { ui.reminder = Nudge(id: "n", source: .task, ref: "dentist", due: UIFixture.now, solicited: true) }
+                if screen == .home { ui.reminder = Reminder(id: "n", source: .task, ref: "dentist", due: UIFixture.now, solicited: true) }
                 let c = render(screen, p, .light, ui: ui)
                 XCTAssertFalse(c.showsText(UIFixture.longTitle), "\(screen) \(p)")
                 let runs = c.textRuns.filter { $0.text.hasPrefix("Call") }

@@ -36,7 +36,7 @@ public enum Feedback {
             case .commitment(.focusCompleted), .commitment(.verified): celebrate()
             case .screen(.completed): celebrate()
             case .commitment(.forfeited), .commitment(.focusFailed), .screen(.forfeited): tones.insert(.strongBuzz)
-            case .reminderDue, .notice(.shown):
+            case .reminderDue, .reminder(.shown):
                 tones.insert(.nudge)
                 if light == nil { light = .nudge }
             case .deviceSettingsChanged, .dayStartChanged, .quietHoursChanged, .paused, .resumed: tones.insert(.tick)

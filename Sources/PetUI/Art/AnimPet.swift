@@ -38,7 +38,7 @@ public enum PetAnimator {
     public static let danceMs: Int64 = 20_000
     /// How long it eats after a feeding (`state.shop.lastFed`).
     public static let eatingMs: Int64 = 5_000
-    /// How long it points out a reminder after it was shown (`state.notices.last`).
+    /// How long it points out a reminder after it was shown (`state.reminders.last`).
     public static let nudgeMs: Int64 = 30_000
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
@@ -60,7 +60,7 @@ public enum PetAnimator {
         }
         if levelUp { return (.levelUp, recent(state.lastCelebration, .max) ?? 0) }
         if let s = recent(state.shop.lastFed, eatingMs) { return (.eating, s) }
-        if let n = state.notices.last, let s = recent(n.due, nudgeMs) { return (.nudging, s) }
+        if let n = state.reminders.last, let s = recent(n.due, nudgeMs) { return (.nudging, s) }
         if let s = recent(state.lastCelebration, danceMs) { return (.dance, s) }
         return (.idle, 0)
     }

@@ -212,7 +212,7 @@ public struct Navigator: Sendable {
 
     // MARK: - Screens
 
-    private mutating func reminderInput(_ input: NavInput, _ r: Nudge, state: PetState) -> [NavEffect] {
+    private mutating func reminderInput(_ input: NavInput, _ r: Reminder, state: PetState) -> [NavEffect] {
         ui.reminder = nil
         switch input {
         case .select, .forward:
@@ -563,8 +563,8 @@ public struct Navigator: Sendable {
                     toast(line.text, .line, until: until, now: now)
                 }
             case let .reminderDue(taskID, index):
-                remind(Nudge(id: "task:\(taskID):\(index)", source: .task, ref: taskID, due: e.at, solicited: true), now: now)
-            case .notice(.shown(let n)):
+                remind(Reminder(id: "task:\(taskID):\(index)", source: .task, ref: taskID, due: e.at, solicited: true), now: now)
+            case .reminder(.shown(let n)):
                 remind(n, now: now)
             default: break
             }
@@ -578,7 +578,7 @@ public struct Navigator: Sendable {
         if ui.toasts.count > config.maxToasts { ui.toasts.removeFirst(ui.toasts.count - config.maxToasts) }
     }
 
-    private mutating func remind(_ n: Nudge, now: Instant) {
+    private mutating func remind(_ n: Reminder, now: Instant) {
         guard now - n.due < config.reminderSeconds else { return }
         ui.reminder = n
         // A reminder lights the screen: the next press acts at once.

@@ -107,7 +107,7 @@ public struct UIState: Sendable, Equatable {
     public var bootUntil: Instant?
     public var toasts: [Toast] = []
     /// The reminder overlay, while shown.
-    public var reminder: Nudge?
+    public var reminder: Reminder?
     /// "Missed N reminders while off" banner count (0: none).
     public var missedBanner = 0
     /// The 6-digit code the pairing screen shows (set by the phone link).

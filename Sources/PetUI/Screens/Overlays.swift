@@ -76,7 +76,7 @@ enum Overlays {
     }
 
     /// Title and body of a reminder.
-    static func describe(_ n: Nudge, _ s: PetState, now: Instant) -> (String, String) {
+    static func describe(_ n: Reminder, _ s: PetState, now: Instant) -> (String, String) {
         switch n.source {
         case .task:
             let t = s.tasks[n.ref]
@@ -104,7 +104,7 @@ enum Overlays {
         }
     }
 
-    static func reminder(_ l: Look, _ c: inout Canvas, _ n: Nudge) {
+    static func reminder(_ l: Look, _ c: inout Canvas, _ n: Reminder) {
         let p = l.pal
         let (title, body) = describe(n, l.state, now: l.now)
         let m = l.big ? 16 : (l.size == .paper ? 10 : 4)

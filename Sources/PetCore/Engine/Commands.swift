@@ -79,8 +79,8 @@ public enum Action: Sendable, Equatable {
     case quit(QuitAction)
     /// Screen time and challenges (ScreenTime.swift).
     case screen(ScreenAction)
-    /// Reminder delivery to the phone, silence, export/wipe bookkeeping (Notices.swift).
-    case notice(NoticeAction)
+    /// Reminder delivery to the phone, silence (Reminders/Reminders.swift).
+    case reminder(ReminderAction)
 
     /// The protocol name of the command (also the scenario `send` name).
     public var name: String {
@@ -110,7 +110,7 @@ public enum Action: Sendable, Equatable {
         case .commitment(let a): a.name
         case .quit(let a): a.name
         case .screen(let a): a.name
-        case .notice(let a): a.name
+        case .reminder(let a): a.name
         }
     }
 }

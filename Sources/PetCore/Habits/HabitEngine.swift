@@ -1,4 +1,27 @@
-/// The habits subsystem's engine hooks (see Subsystems.swift and Habits.swift).
+/// The habits subsystem's engine hooks (see Engine/Subsystem.swift and Habits.swift).
+
+/// Habits, the checklist, the course and the evening check-in as a subsystem.
+enum HabitsSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> HabitAction? { if case .habit(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> HabitEvent? { if case .habit(let e) = event { e } else { nil } }
+    static func wrap(_ event: HabitEvent) -> EventKind { .habit(event) }
+
+    static func run(_ action: HabitAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runHabit(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: HabitEvent, to engine: inout Engine, at: Instant) { engine.applyHabit(event, at: at) }
+
+    static func closeDay(_ day: Int, boundary: Instant, in engine: inout Engine) {
+        engine.closeDayHabits(day: day, boundary: boundary)
+    }
+
+    static func nextWakeup(of engine: Engine) -> Instant? { engine.nextHabitWakeup() }
+
+    static func fire(due: Instant, at: Instant, upTo: Instant, in engine: inout Engine) {
+        engine.fireHabit(at: at, due: due, upTo: upTo)
+    }
+}
 
 extension Engine {
     // MARK: - Commands
@@ -219,28 +242,28 @@ extension Engine {
     /// Habit reminders and the evening check-in still to fire in the open day, earliest first.
     /// Nothing fires while paused; a time already past when it became relevant (set later, habit
     /// unchecked later, resumed later) is not offered.
-    private func habitNudges() -> [Nudge] {
+    private func habitReminders() -> [Reminder] {
         guard !state.paused else { return [] }
         let day = state.openDay
-        var out: [Nudge] = []
+        var out: [Reminder] = []
         let checks = state.checkedToday
         if !state.isTrainingDay(day) {
             for h in state.habits.active where h.reminderOn && !checks.contains(h.id) {
                 guard let m = h.reminderMinute else { continue }
                 let due = state.instant(minute: m, inDay: day)
-                out.append(Nudge(id: "habit:\(h.id):\(day)", source: .habit, ref: h.id, due: due, solicited: true))
+                out.append(Reminder(id: "habit:\(h.id):\(day)", source: .habit, ref: h.id, due: due, solicited: true))
             }
         }
         if let m = state.habits.checkinMinute, !state.checklistBoxes(day: day).isEmpty, !state.checklistComplete {
             let due = state.instant(minute: m, inDay: day)
-            out.append(Nudge(id: "checkin:\(day)", source: .checkin, ref: "checklist", due: due, solicited: false))
+            out.append(Reminder(id: "checkin:\(day)", source: .checkin, ref: "checklist", due: due, solicited: false))
         }
-        return out.filter { $0.due >= state.now && state.notices.fired[$0.id] == nil }
+        return out.filter { $0.due >= state.now && state.reminders.fired[$0.id] == nil }
     }
 
-    func nextHabitWakeup() -> Instant? { habitNudges().map(\.due).min() }
+    func nextHabitWakeup() -> Instant? { habitReminders().map(\.due).min() }
 
     mutating func fireHabit(at: Instant, due: Instant, upTo t: Instant) {
-        for n in habitNudges() where n.due == due { notify(n, at: at, upTo: t) }
+        for n in habitReminders() where n.due == due { notify(n, at: at, upTo: t) }
     }
 }

@@ -394,6 +394,19 @@ extension PetState {
     public var quitReflectionToday: QuitReflection? { quit.reflections[openDay] }
 }
 
+/// The quit log as a subsystem.
+enum QuitLogSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> QuitAction? { if case .quit(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> QuitEvent? { if case .quit(let e) = event { e } else { nil } }
+    static func wrap(_ event: QuitEvent) -> EventKind { .quit(event) }
+
+    static func run(_ action: QuitAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runQuit(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: QuitEvent, to engine: inout Engine, at: Instant) { engine.applyQuit(event, at: at) }
+}
+
 extension Engine {
     mutating func runQuit(_ a: QuitAction, at: Instant, commandID: String) throws(DomainError) {
         switch a {
@@ -504,9 +517,6 @@ extension Engine {
 
     /// Milestone badges are awarded by the engine's `awardBadges` right after `day.closed`, when
     /// the closed day counts in `badgeQuitDays`; nothing else happens at a day's close.
-    mutating func closeDayQuit(day: Int, boundary: Instant) {}
-    func nextQuitWakeup() -> Instant? { nil }
-    mutating func fireQuit(at: Instant, due: Instant, upTo t: Instant) {}
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).

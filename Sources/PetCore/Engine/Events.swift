@@ -13,8 +13,9 @@ public struct DayResult: Codable, Sendable, Equatable {
 }
 
 public enum EventKind: Sendable, Equatable {
-    /// The first event of every journal: the device's initial zone and day-start hour.
-    case genesis(zone: String, dayStartHour: Int)
+    /// The first event of every journal: the device's initial zone (with its rules, so a replay
+    /// needs no zone database; nil in journals written before rules were carried) and day-start hour.
+    case genesis(zone: String, dayStartHour: Int, rules: ZoneRules? = nil)
     case taskCreated(TaskItem)
     case taskEdited(TaskItem)
     case taskDeleted(id: String)
@@ -31,7 +32,8 @@ public enum EventKind: Sendable, Equatable {
     case categoryAdded(name: String)
     case categoryRenamed(name: String, to: String)
     case categoryDeleted(name: String)
-    case zoneChanged(id: String)
+    /// The owner's time zone changed; `rules` as for `genesis`.
+    case zoneChanged(id: String, rules: ZoneRules? = nil)
     case dayStartChanged(hour: Int)
     case quietHoursChanged(startMinute: Int, endMinute: Int)
     case paused
@@ -49,7 +51,7 @@ public enum EventKind: Sendable, Equatable {
     case commitment(CommitmentEvent)
     case quit(QuitEvent)
     case screen(ScreenEvent)
-    case notice(NoticeEvent)
+    case reminder(ReminderEvent)
 
     /// Stable type name stored in the journal.
     public var type: String {
@@ -82,12 +84,21 @@ public enum EventKind: Sendable, Equatable {
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
         case .deviceSettingsChanged: "settings.device"
-        case .habit(let e): e.type
-        case .shop(let e): e.type
-        case .commitment(let e): e.type
-        case .quit(let e): e.type
-        case .screen(let e): e.type
-        case .notice(let e): e.type
+        case .habit, .shop, .commitment, .quit, .screen, .reminder: subEvent?.type ?? ""
+        }
+    }
+
+    /// The event of a subsystem this kind carries (nil: a task event or one of the engine's own).
+    /// The one place that lists the subsystem cases; see Subsystem.swift.
+    public var subEvent: (any SubEvent)? {
+        switch self {
+        case .habit(let e): e
+        case .shop(let e): e
+        case .commitment(let e): e
+        case .quit(let e): e
+        case .screen(let e): e
+        case .reminder(let e): e
+        default: nil
         }
     }
 
@@ -96,12 +107,7 @@ public enum EventKind: Sendable, Equatable {
         switch self {
         case .taskCompleted(_, _, let r): r.coins
         case .taskUncompleted(_, let r): -r.coins
-        case .habit(let e): e.coinsDelta
-        case .shop(let e): e.coinsDelta
-        case .commitment(let e): e.coinsDelta
-        case .quit(let e): e.coinsDelta
-        case .screen(let e): e.coinsDelta
-        default: 0
+        default: subEvent?.coinsDelta ?? 0
         }
     }
 
@@ -109,12 +115,7 @@ public enum EventKind: Sendable, Equatable {
         switch self {
         case .taskCompleted(_, _, let r): r.xp
         case .taskUncompleted(_, let r): -r.xp
-        case .habit(let e): e.xpDelta
-        case .shop(let e): e.xpDelta
-        case .commitment(let e): e.xpDelta
-        case .quit(let e): e.xpDelta
-        case .screen(let e): e.xpDelta
-        default: 0
+        default: subEvent?.xpDelta ?? 0
         }
     }
 }
@@ -134,14 +135,15 @@ public struct Event: Sendable, Equatable {
 extension EventKind: Codable {
     enum K: String, CodingKey {
         case type, task, id, timing, coins, xp, day, index, name, to, hour, startMinute, endMinute
-        case species, colour, personality, key, level, result, settings
+        case species, colour, personality, key, level, result, settings, rules
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: K.self)
         try c.encode(type, forKey: .type)
         switch self {
-        case let .genesis(zone, hour): try c.encode(zone, forKey: .name); try c.encode(hour, forKey: .hour)
+        case let .genesis(zone, hour, rules):
+            try c.encode(zone, forKey: .name); try c.encode(hour, forKey: .hour); try c.encodeIfPresent(rules, forKey: .rules)
         case .taskCreated(let t), .taskEdited(let t): try c.encode(t, forKey: .task)
         case .taskDeleted(let id), .taskStarted(let id): try c.encode(id, forKey: .id)
         case let .taskCompleted(id, timing, r):
@@ -153,8 +155,10 @@ extension EventKind: Codable {
             try c.encode(id, forKey: .id); try c.encode(day, forKey: .day)
         case let .reminderDue(id, i), let .reminderMissed(id, i), let .reminderSilenced(id, i):
             try c.encode(id, forKey: .id); try c.encode(i, forKey: .index)
-        case .categoryAdded(let n), .categoryDeleted(let n), .petRenamed(let n), .zoneChanged(let n):
+        case .categoryAdded(let n), .categoryDeleted(let n), .petRenamed(let n):
             try c.encode(n, forKey: .name)
+        case let .zoneChanged(id, rules):
+            try c.encode(id, forKey: .name); try c.encodeIfPresent(rules, forKey: .rules)
         case let .categoryRenamed(n, to):
             try c.encode(n, forKey: .name); try c.encode(to, forKey: .to)
         case .dayStartChanged(let h): try c.encode(h, forKey: .hour)
@@ -168,12 +172,7 @@ extension EventKind: Codable {
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
         case .deviceSettingsChanged(let d): try c.encode(d, forKey: .settings)
-        case .habit(let e): try e.encode(to: encoder)
-        case .shop(let e): try e.encode(to: encoder)
-        case .commitment(let e): try e.encode(to: encoder)
-        case .quit(let e): try e.encode(to: encoder)
-        case .screen(let e): try e.encode(to: encoder)
-        case .notice(let e): try e.encode(to: encoder)
+        case .habit, .shop, .commitment, .quit, .screen, .reminder: try subEvent?.encode(to: encoder)
         }
     }
 
@@ -183,7 +182,9 @@ extension EventKind: Codable {
         func s(_ k: K) throws -> String { try c.decode(String.self, forKey: k) }
         func i(_ k: K) throws -> Int { try c.decode(Int.self, forKey: k) }
         switch type {
-        case "device.created": self = .genesis(zone: try s(.name), dayStartHour: try i(.hour))
+        case "device.created":
+            self = .genesis(zone: try s(.name), dayStartHour: try i(.hour),
+                            rules: try c.decodeIfPresent(ZoneRules.self, forKey: .rules))
         case "task.created": self = .taskCreated(try c.decode(TaskItem.self, forKey: .task))
         case "task.edited": self = .taskEdited(try c.decode(TaskItem.self, forKey: .task))
         case "task.deleted": self = .taskDeleted(id: try s(.id))
@@ -200,7 +201,7 @@ extension EventKind: Codable {
         case "category.added": self = .categoryAdded(name: try s(.name))
         case "category.renamed": self = .categoryRenamed(name: try s(.name), to: try s(.to))
         case "category.deleted": self = .categoryDeleted(name: try s(.name))
-        case "settings.zone": self = .zoneChanged(id: try s(.name))
+        case "settings.zone": self = .zoneChanged(id: try s(.name), rules: try c.decodeIfPresent(ZoneRules.self, forKey: .rules))
         case "settings.day-start": self = .dayStartChanged(hour: try i(.hour))
         case "settings.quiet-hours": self = .quietHoursChanged(startMinute: try i(.startMinute), endMinute: try i(.endMinute))
         case "paused": self = .paused
@@ -215,13 +216,10 @@ extension EventKind: Codable {
         case "badge.earned": self = .badgeEarned(id: try s(.id))
         case "day.closed": self = .dayClosed(try c.decode(DayResult.self, forKey: .result))
         case "settings.device": self = .deviceSettingsChanged(try c.decode(DeviceSettings.self, forKey: .settings))
-        case _ where HabitEvent.owns(type): self = .habit(try HabitEvent(from: decoder))
-        case _ where ShopEvent.owns(type): self = .shop(try ShopEvent(from: decoder))
-        case _ where CommitmentEvent.owns(type): self = .commitment(try CommitmentEvent(from: decoder))
-        case _ where QuitEvent.owns(type): self = .quit(try QuitEvent(from: decoder))
-        case _ where ScreenEvent.owns(type): self = .screen(try ScreenEvent(from: decoder))
-        case _ where NoticeEvent.owns(type): self = .notice(try NoticeEvent(from: decoder))
         default:
+            for s in Engine.subsystems {
+                if let kind = try s.decodeEvent(type: type, from: decoder) { self = kind; return }
+            }
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown event type '\(type)'")
         }
     }

@@ -193,6 +193,25 @@ extension PetState {
     }
 }
 
+/// Commitments with stakes and focus sessions as a subsystem.
+enum CommitmentsSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> CommitmentAction? { if case .commitment(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> CommitmentEvent? { if case .commitment(let e) = event { e } else { nil } }
+    static func wrap(_ event: CommitmentEvent) -> EventKind { .commitment(event) }
+
+    static func run(_ action: CommitmentAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runCommitment(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: CommitmentEvent, to engine: inout Engine, at: Instant) { engine.applyCommitment(event, at: at) }
+
+    static func nextWakeup(of engine: Engine) -> Instant? { engine.nextCommitmentWakeup() }
+
+    static func fire(due: Instant, at: Instant, upTo: Instant, in engine: inout Engine) {
+        engine.fireCommitment(at: at, due: due, upTo: upTo)
+    }
+}
+
 extension Engine {
     /// Ids of wake-up commitments whose window is open at `t` (see `PetState.awaitingButtonPress`).
     public func awaitingButtonPress(at t: Instant) -> [String] { state.awaitingButtonPress(at: t) }
@@ -431,7 +450,6 @@ extension Engine {
 
     // MARK: Time
 
-    mutating func closeDayCommitments(day: Int, boundary: Instant) {}
 
     /// The next window opening, window close (failure is decided 1 s after the last second of the
     /// window) or focus-session end.
@@ -470,7 +488,7 @@ extension Engine {
         }
         emit(.commitment(.windowOpened(id: c.id, n: o.n)), at: at)
         if !state.paused {
-            notify(Nudge(id: "commitment:\(c.id):\(o.target.seconds)", source: .commitment, ref: c.id, due: o.opens,
+            notify(Reminder(id: "commitment:\(c.id):\(o.target.seconds)", source: .commitment, ref: c.id, due: o.opens,
                          solicited: true), at: at, upTo: t)
         }
     }

@@ -60,7 +60,7 @@ extension Engine {
             emit(.commitment(.verified(id: id, n: o.n, source: .focus, stake: c.plan.stake)), at: at)
             scheduleNext(id, after: at)
         }
-        notify(Nudge(id: "focus:\(s.id)", source: .focus, ref: s.id, due: s.end, solicited: true), at: at, upTo: t)
+        notify(Reminder(id: "focus:\(s.id)", source: .focus, ref: s.id, due: s.end, solicited: true), at: at, upTo: t)
         celebrateLevels(from: before, at: at)
         awardBadges(at: at)
         say(state.level > before ? .levelUp : .taskDone, at: at)

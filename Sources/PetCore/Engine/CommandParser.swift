@@ -6,7 +6,7 @@ public enum CommandParser {
     public static let fieldsByCommand: [String: Set<String>] = {
         var all = coreFields
         for sub in [HabitCommands.fields, ShopCommands.fields, CommitmentCommands.fields, QuitCommands.fields,
-                    ScreenCommands.fields, NoticeCommands.fields] {
+                    ScreenCommands.fields, ReminderCommands.fields] {
             all.merge(sub) { a, _ in a }
         }
         return all
@@ -108,7 +108,7 @@ public enum CommandParser {
             else if let a = try CommitmentCommands.parse(name: name, f) { action = a }
             else if let a = try QuitCommands.parse(name: name, f) { action = a }
             else if let a = try ScreenCommands.parse(name: name, f) { action = a }
-            else if let a = try NoticeCommands.parse(name: name, f) { action = a }
+            else if let a = try ReminderCommands.parse(name: name, f) { action = a }
             else { throw .unknownCommand(name: name) }
         }
         return Command(id: id, at: at, action: action)

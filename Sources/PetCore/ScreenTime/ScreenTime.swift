@@ -286,6 +286,23 @@ extension PetState {
     }
 }
 
+/// Screen time and challenges as a subsystem.
+enum ScreenTimeSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> ScreenAction? { if case .screen(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> ScreenEvent? { if case .screen(let e) = event { e } else { nil } }
+    static func wrap(_ event: ScreenEvent) -> EventKind { .screen(event) }
+
+    static func run(_ action: ScreenAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runScreen(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: ScreenEvent, to engine: inout Engine, at: Instant) { engine.applyScreen(event, at: at) }
+
+    static func closeDay(_ day: Int, boundary: Instant, in engine: inout Engine) {
+        engine.closeDayScreen(day: day, boundary: boundary)
+    }
+}
+
 extension Engine {
     mutating func runScreen(_ a: ScreenAction, at: Instant, commandID: String) throws(DomainError) {
         switch a {
@@ -417,8 +434,6 @@ extension Engine {
         }
     }
 
-    func nextScreenWakeup() -> Instant? { nil }
-    mutating func fireScreen(at: Instant, due: Instant, upTo t: Instant) {}
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).

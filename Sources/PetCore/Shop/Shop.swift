@@ -1,6 +1,6 @@
 /// The store, inventory, equipping, home slots, feeding and streak repair (SPEC §5, §6).
 ///
-/// Decisions (docs/store.md): items come from `Engine.catalogue` at decide time only; every event
+/// Decisions (docs/shop.md): items come from `Engine.catalogue` at decide time only; every event
 /// carries what its fold needs (kind, price, slot, fullness), so replay never needs the catalogue.
 /// Food stacks (up to 99 servings of each) and is consumed by feeding; every other item is owned
 /// once. Wearables, skins and backgrounds are worn, one per slot; furniture and trinkets are placed
@@ -169,6 +169,19 @@ public enum StreakRepairQuote: Sendable, Equatable {
     case unavailable(DomainError)
 }
 
+/// The store, inventory, care and streak repair as a subsystem.
+enum ShopSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> ShopAction? { if case .shop(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> ShopEvent? { if case .shop(let e) = event { e } else { nil } }
+    static func wrap(_ event: ShopEvent) -> EventKind { .shop(event) }
+
+    static func run(_ action: ShopAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runShop(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: ShopEvent, to engine: inout Engine, at: Instant) { engine.applyShop(event, at: at) }
+}
+
 extension Engine {
     mutating func runShop(_ a: ShopAction, at: Instant, commandID: String) throws(DomainError) {
         switch a {
@@ -326,9 +339,6 @@ extension Engine {
         }
     }
 
-    mutating func closeDayShop(day: Int, boundary: Instant) {}
-    func nextShopWakeup() -> Instant? { nil }
-    mutating func fireShop(at: Instant, due: Instant, upTo t: Instant) {}
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).

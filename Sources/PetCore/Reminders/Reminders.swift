@@ -1,35 +1,39 @@
-/// Reminders and nudges from every source (SPEC §11): shown on the device within a second of their
-/// time, sent to the phone (queued while none is connected, delivered once, deduplicated by id),
-/// visual-only in quiet hours, at most 3 unsolicited ones a day, and reported once as missed when
-/// they fell due while the device was off.
+/// Reminders from every source (SPEC §11; the spec's "nudges" are the unsolicited ones): shown on
+/// the device within a second of their time, sent to the phone (queued while none is connected,
+/// delivered once, deduplicated by id), visual-only in quiet hours, at most 3 unsolicited ones a
+/// day, and reported once as missed when they fell due while the device was off.
 ///
-/// Sources call `notify(_:at:upTo:)` from their `fire…` hooks; task reminders use their own
+/// Sources call `notify(_:at:upTo:)` from their `fire` hooks; task reminders use their own
 /// events (`reminder.due` / `reminder.missed`) and join the phone queue the same way.
+///
+/// Names: the code says "reminder" throughout; the journal and protocol keep their older wire
+/// names — event types `notice.*`, the payload key `nudge`, commands `notice.delivered` and
+/// `notice.silence` (docs/domain.md has the mapping).
 
-/// Where a nudge comes from.
-public enum NudgeSource: String, Codable, Sendable, CaseIterable {
+/// Where a reminder comes from.
+public enum ReminderSource: String, Codable, Sendable, CaseIterable {
     case task, habit, checkin, commitment, focus, course, pet
 }
 
-/// One reminder or nudge.
-public struct Nudge: Codable, Sendable, Equatable, Hashable {
-    /// Unique and stable: the same nudge never fires twice (e.g. "habit:h1:20514").
+/// One reminder, from any source.
+public struct Reminder: Codable, Sendable, Equatable, Hashable {
+    /// Unique and stable: the same reminder never fires twice (e.g. "habit:h1:20514").
     public var id: String
-    public var source: NudgeSource
+    public var source: ReminderSource
     /// The object it is about (task, habit, commitment id…); never personal text.
     public var ref: String
     /// When it was due.
     public var due: Instant
-    /// Set up by the owner (a reminder they asked for). Unsolicited nudges are capped at 3 a day.
+    /// Set up by the owner (a reminder they asked for). Unsolicited ones are capped at 3 a day.
     public var solicited: Bool
 
-    public init(id: String, source: NudgeSource, ref: String, due: Instant, solicited: Bool) {
+    public init(id: String, source: ReminderSource, ref: String, due: Instant, solicited: Bool) {
         self.id = id; self.source = source; self.ref = ref; self.due = due; self.solicited = solicited
     }
 }
 
-public enum NoticeAction: Sendable, Equatable {
-    /// The phone confirms it received these queued nudges.
+public enum ReminderAction: Sendable, Equatable {
+    /// The phone confirms it received these queued reminders.
     case delivered(ids: [String])
     /// Silence reminder sounds until an instant (nil: sound again now). Reminders still show.
     case silence(until: Instant?)
@@ -42,13 +46,13 @@ public enum NoticeAction: Sendable, Equatable {
     }
 }
 
-public enum NoticeEvent: SubEvent {
+public enum ReminderEvent: SubEvent {
     /// Shown on time (pet nudge animation, LED, sound unless quiet hours or silenced).
-    case shown(Nudge)
+    case shown(Reminder)
     /// Fell due while the device was off: reported once, never replayed.
-    case missed(Nudge)
-    /// An unsolicited nudge over the daily cap: not shown.
-    case suppressed(Nudge)
+    case missed(Reminder)
+    /// An unsolicited reminder over the daily cap: not shown.
+    case suppressed(Reminder)
     /// The phone received these.
     case delivered(ids: [String])
     /// Reminder sounds are off until this instant (nil: on again).
@@ -81,9 +85,9 @@ public enum NoticeEvent: SubEvent {
         let c = try decoder.container(keyedBy: AnyKey.self)
         let type = try c.decode(String.self, forKey: AnyKey("type"))
         switch type {
-        case "notice.shown": self = .shown(try c.decode(Nudge.self, forKey: AnyKey("nudge")))
-        case "notice.missed": self = .missed(try c.decode(Nudge.self, forKey: AnyKey("nudge")))
-        case "notice.suppressed": self = .suppressed(try c.decode(Nudge.self, forKey: AnyKey("nudge")))
+        case "notice.shown": self = .shown(try c.decode(Reminder.self, forKey: AnyKey("nudge")))
+        case "notice.missed": self = .missed(try c.decode(Reminder.self, forKey: AnyKey("nudge")))
+        case "notice.suppressed": self = .suppressed(try c.decode(Reminder.self, forKey: AnyKey("nudge")))
         case "notice.delivered": self = .delivered(ids: try c.decode([String].self, forKey: AnyKey("ids")))
         case "notice.silenced": self = .silenced(until: try c.decodeIfPresent(Instant.self, forKey: AnyKey("until")))
         default: throw unknownSubEvent(decoder, type)
@@ -91,47 +95,61 @@ public enum NoticeEvent: SubEvent {
     }
 }
 
-public struct NoticeState: Codable, Sendable, Equatable {
+public struct ReminderState: Codable, Sendable, Equatable {
     /// Ids that have fired (shown, missed or suppressed), with the day they fired; pruned after a
-    /// week (sources never re-offer nudges that old).
+    /// week (sources never re-offer reminders that old).
     public var fired: [String: Int] = [:]
-    /// Unsolicited nudges shown per day (cap 3).
+    /// Unsolicited reminders shown per day (cap 3).
     public var unsolicitedShown: [Int: Int] = [:]
-    /// Shown or missed nudges the phone has not confirmed yet, oldest first (deduplicated by id).
-    public var outbox: [Nudge] = []
-    /// The latest nudge shown on time (for the reminder overlay; missed ones are only counted).
-    public var last: Nudge?
-    /// Nudges ever reported as missed while off.
+    /// Shown or missed reminders the phone has not confirmed yet, oldest first (deduplicated by id).
+    public var outbox: [Reminder] = []
+    /// The latest reminder shown on time (for the reminder overlay; missed ones are only counted).
+    public var last: Reminder?
+    /// Reminders ever reported as missed while off.
     public var missedTotal = 0
     /// Reminder sounds are silenced until this instant.
     public var silencedUntil: Instant?
     public init() {}
 }
 
-public enum NoticeRules {
-    /// Unsolicited nudges shown per day at most.
+public enum ReminderRules {
+    /// Unsolicited reminders shown per day at most.
     public static let unsolicitedPerDay = 3
-    /// Nudges waiting for the phone at most (the oldest are dropped beyond this).
+    /// Reminders waiting for the phone at most (the oldest are dropped beyond this).
     public static let outboxLimit = 200
 }
 
+/// Reminders and the phone queue as a subsystem: its own commands and events (the sources call
+/// `notify` from their hooks).
+enum RemindersSubsystem: EventWrappingSubsystem {
+    static func claim(_ action: Action) -> ReminderAction? { if case .reminder(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> ReminderEvent? { if case .reminder(let e) = event { e } else { nil } }
+    static func wrap(_ event: ReminderEvent) -> EventKind { .reminder(event) }
+
+    static func run(_ action: ReminderAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runReminder(action, at: at, commandID: commandID)
+    }
+
+    static func apply(_ event: ReminderEvent, to engine: inout Engine, at: Instant) { engine.applyReminder(event, at: at) }
+}
+
 extension Engine {
-    /// Fires a due nudge once: shown if the engine reached it in time (within
+    /// Fires a due reminder once: shown if the engine reached it in time (within
     /// `Engine.reminderLateness` of `upTo`), missed otherwise; an unsolicited one beyond the
     /// daily cap is suppressed. Returns false if this id already fired.
     @discardableResult
-    mutating func notify(_ n: Nudge, at: Instant, upTo t: Instant) -> Bool {
-        guard state.notices.fired[n.id] == nil else { return false }
+    mutating func notify(_ n: Reminder, at: Instant, upTo t: Instant) -> Bool {
+        guard state.reminders.fired[n.id] == nil else { return false }
         if t - n.due > Engine.reminderLateness {
-            emit(.notice(.missed(n)), at: at)
+            emit(.reminder(.missed(n)), at: at)
             return true
         }
         let day = state.clock.day(of: n.due)
-        if !n.solicited, state.notices.unsolicitedShown[day, default: 0] >= NoticeRules.unsolicitedPerDay {
-            emit(.notice(.suppressed(n)), at: at)
+        if !n.solicited, state.reminders.unsolicitedShown[day, default: 0] >= ReminderRules.unsolicitedPerDay {
+            emit(.reminder(.suppressed(n)), at: at)
             return true
         }
-        emit(.notice(.shown(n)), at: at)
+        emit(.reminder(.shown(n)), at: at)
         say(.nudge, at: at)
         return true
     }
@@ -143,18 +161,18 @@ extension Engine {
 
     /// Whether a reminder at `t` may make a sound: not in quiet hours and not silenced.
     public func reminderSoundAllowed(at t: Instant) -> Bool {
-        !isQuiet(at: t) && !(state.notices.silencedUntil.map { t < $0 } ?? false)
+        !isQuiet(at: t) && !(state.reminders.silencedUntil.map { t < $0 } ?? false)
     }
 
-    mutating func runNotice(_ a: NoticeAction, at: Instant, commandID: String) throws(DomainError) {
+    mutating func runReminder(_ a: ReminderAction, at: Instant, commandID: String) throws(DomainError) {
         switch a {
         case .delivered(let ids):
-            let waiting = Set(state.notices.outbox.map(\.id))
+            let waiting = Set(state.reminders.outbox.map(\.id))
             let known = ids.filter { waiting.contains($0) }
             guard !known.isEmpty else {
                 throw .invalidState(kind: "notice", id: ids.first ?? "", reason: "is not waiting for delivery")
             }
-            emit(.notice(.delivered(ids: known)), at: at)
+            emit(.reminder(.delivered(ids: known)), at: at)
         case .silence(let until):
             if let until {
                 guard until > at else { throw .invalidField(field: "until", reason: "must be in the future") }
@@ -162,49 +180,46 @@ extension Engine {
                     throw .invalidField(field: "until", reason: "reminders can be silenced for at most 7 days")
                 }
             }
-            emit(.notice(.silenced(until: until)), at: at)
+            emit(.reminder(.silenced(until: until)), at: at)
         }
     }
 
-    mutating func applyNotice(_ e: NoticeEvent, at: Instant) {
+    mutating func applyReminder(_ e: ReminderEvent, at: Instant) {
         switch e {
         case .shown(let n):
             let day = state.clock.day(of: n.due)
-            state.notices.fired[n.id] = day
-            if !n.solicited { state.notices.unsolicitedShown[day, default: 0] += 1 }
+            state.reminders.fired[n.id] = day
+            if !n.solicited { state.reminders.unsolicitedShown[day, default: 0] += 1 }
             queueForPhone(n, shown: true)
         case .missed(let n):
-            state.notices.fired[n.id] = state.clock.day(of: n.due)
-            state.notices.missedTotal += 1
+            state.reminders.fired[n.id] = state.clock.day(of: n.due)
+            state.reminders.missedTotal += 1
             state.remindersMissed += 1
             queueForPhone(n, shown: false)
         case .suppressed(let n):
-            state.notices.fired[n.id] = state.clock.day(of: n.due)
+            state.reminders.fired[n.id] = state.clock.day(of: n.due)
         case .delivered(let ids):
             let done = Set(ids)
-            state.notices.outbox.removeAll { done.contains($0.id) }
+            state.reminders.outbox.removeAll { done.contains($0.id) }
         case .silenced(let until):
-            state.notices.silencedUntil = until
+            state.reminders.silencedUntil = until
         }
     }
 
-    /// Adds a nudge to the phone queue once (by id), keeping the queue bounded; a shown one also
+    /// Adds a reminder to the phone queue once (by id), keeping the queue bounded; a shown one also
     /// becomes the reminder overlay's.
-    mutating func queueForPhone(_ n: Nudge, shown: Bool) {
-        if shown { state.notices.last = n }
-        guard !state.notices.outbox.contains(where: { $0.id == n.id }) else { return }
-        state.notices.outbox.append(n)
-        if state.notices.outbox.count > NoticeRules.outboxLimit {
-            state.notices.outbox.removeFirst(state.notices.outbox.count - NoticeRules.outboxLimit)
+    mutating func queueForPhone(_ n: Reminder, shown: Bool) {
+        if shown { state.reminders.last = n }
+        guard !state.reminders.outbox.contains(where: { $0.id == n.id }) else { return }
+        state.reminders.outbox.append(n)
+        if state.reminders.outbox.count > ReminderRules.outboxLimit {
+            state.reminders.outbox.removeFirst(state.reminders.outbox.count - ReminderRules.outboxLimit)
         }
     }
 
-    mutating func closeDayNotices(day: Int, boundary: Instant) {}
-    func nextNoticeWakeup() -> Instant? { nil }
-    mutating func fireNotice(at: Instant, due: Instant, upTo t: Instant) {}
 }
 
-enum NoticeCommands {
+enum ReminderCommands {
     static let fields: [String: Set<String>] = ["notice.delivered": ["ids"], "notice.silence": ["until"]]
 
     static func parse(name: String, _ f: CommandParser.Fields) throws(DomainError) -> Action? {
@@ -212,11 +227,11 @@ enum NoticeCommands {
         case "notice.delivered":
             let ids = try f.required("ids").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             guard !ids.isEmpty else { throw .invalidField(field: "ids", reason: "name at least one notice id") }
-            return .notice(.delivered(ids: ids))
+            return .reminder(.delivered(ids: ids))
         case "notice.silence":
             // until=+2h / a time silences until then; until=off (or absent) turns sound back on.
-            if let v = f["until"], v != "off" { return .notice(.silence(until: try f.time("until"))) }
-            return .notice(.silence(until: nil))
+            if let v = f["until"], v != "off" { return .reminder(.silence(until: try f.time("until"))) }
+            return .reminder(.silence(until: nil))
         default: return nil
         }
     }

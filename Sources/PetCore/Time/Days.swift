@@ -37,17 +37,21 @@ public struct DayClock: Sendable, Hashable {
     public func instant(_ local: LocalDateTime) -> Instant { Instant(zone.utc(for: local)) }
 }
 
-/// Snapshots store the zone by identifier and look the rules up again when read, so a snapshot
-/// always uses the same (current) zone database as a replay of the journal would.
+/// Snapshots store the zone by identifier and with its rules (`zoneRules`, the same rules the
+/// journal's zone events carry), so reading one needs no zone database. A snapshot written before
+/// the rules were stored has only the identifier: its rules are looked up with the `ZoneLookup`
+/// the decoder carries under `zoneLookupKey`.
 extension DayClock: Codable {
-    enum CodingKeys: String, CodingKey { case zone, dayStartHour }
+    enum CodingKeys: String, CodingKey { case zone, zoneRules, dayStartHour }
 
-    /// The `userInfo` key under which a decoder must carry a `ZoneLookup` to read a `DayClock`.
+    /// The `userInfo` key under which a decoder may carry a `ZoneLookup` (needed only for
+    /// snapshots without zone rules).
     public static let zoneLookupKey = CodingUserInfoKey(rawValue: "deskpet.zoneLookup")
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(zone.identifier, forKey: .zone)
+        try c.encode(zone, forKey: .zoneRules)
         try c.encode(dayStartHour, forKey: .dayStartHour)
     }
 
@@ -55,14 +59,21 @@ extension DayClock: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let id = try c.decode(String.self, forKey: .zone)
         let hour = try c.decode(Int.self, forKey: .dayStartHour)
+        guard (0...23).contains(hour) else {
+            throw DecodingError.dataCorruptedError(forKey: .dayStartHour, in: c, debugDescription: "day start must be 0–23")
+        }
+        if let rules = try c.decodeIfPresent(ZoneRules.self, forKey: .zoneRules) {
+            guard rules.identifier == id else {
+                throw DecodingError.dataCorruptedError(forKey: .zoneRules, in: c, debugDescription: "rules of another zone")
+            }
+            self.init(zone: rules, dayStartHour: hour)
+            return
+        }
         guard let key = DayClock.zoneLookupKey, let lookup = decoder.userInfo[key] as? ZoneLookup else {
             throw DecodingError.dataCorruptedError(forKey: .zone, in: c, debugDescription: "no zone lookup given to the decoder")
         }
         guard let rules = lookup(id) else {
             throw DecodingError.dataCorruptedError(forKey: .zone, in: c, debugDescription: "unknown time zone '\(id)'")
-        }
-        guard (0...23).contains(hour) else {
-            throw DecodingError.dataCorruptedError(forKey: .dayStartHour, in: c, debugDescription: "day start must be 0–23")
         }
         self.init(zone: rules, dayStartHour: hour)
     }

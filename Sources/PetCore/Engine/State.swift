@@ -56,7 +56,7 @@ public struct PetState: Sendable, Equatable, Codable {
     /// Items done / missed per day, for the last few days (mood, today's summary).
     public var tally: [Int: DayTally] = [:]
     /// Reminders that fired (or were missed) and are not yet dismissed, newest last.
-    public var lastReminder: ReminderNotice?
+    public var lastReminder: TaskReminderFired?
     /// Reminders ever recorded as missed (fell due while the device was off). The device shows
     /// how many of them the current boot's catch-up added.
     public var remindersMissed = 0
@@ -70,9 +70,21 @@ public struct PetState: Sendable, Equatable, Codable {
     public var commitments = CommitmentState()
     public var quit = QuitState()
     public var screen = ScreenState()
-    public var notices = NoticeState()
+    public var reminders = ReminderState()
     /// Per-day aggregates for the stats screens (SPEC §12), kept for the whole history.
     public var stats = StatsState()
+
+    /// Snapshot and export keys: the property names, except that the reminders keep their older
+    /// name `notices` so snapshots and exports written before the rename stay readable (every
+    /// stored property must be listed here).
+    enum CodingKeys: String, CodingKey {
+        case createdAt, now, zoneID, clock, openDay, quiet, paused, device, tasks, categories, coins, xp
+        case coinsEarned, coinsSpent, tasksCompleted, streak, bestStreak, lastBreak, weekStart, weekClean
+        case weekDone, perfectWeeks, purchases, badges, pet, needs, lastCelebration, lastPetting, speech
+        case tally, lastReminder, remindersMissed, seenCommands, eventCount, habits, shop, commitments, quit
+        case screen, stats
+        case reminders = "notices"
+    }
 
     public init(createdAt: Instant, zoneID: String, zone: ZoneRules, dayStartHour: Int = 3) {
         self.createdAt = createdAt
@@ -181,7 +193,7 @@ public struct StreakBreak: Codable, Sendable, Equatable {
     public var at: Instant
 }
 
-public struct ReminderNotice: Codable, Sendable, Equatable {
+public struct TaskReminderFired: Codable, Sendable, Equatable {
     public var taskID: String
     public var index: Int
     public var at: Instant
