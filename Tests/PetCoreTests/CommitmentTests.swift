@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import PetCore
 
 // SPEC §8 commitments: stakes reserved when set, released when verified inside the window,

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import PetCore
 
 // SPEC §4 habits and the daily checklist, §7 (habits in the daily streak), §11 (habit reminders,

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import PetCore
 
 /// DESIGN "testing layers" 2: seeded random command sequences keep the invariants — coins and XP

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import PetCore
 
 // SPEC §5 (food), §6 (store, inventory, streak repair) and the first-purchase badge of §7.

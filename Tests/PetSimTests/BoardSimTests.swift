@@ -3,6 +3,7 @@
 
 import Foundation
 import XCTest
+import TestSupport
 import PetDevice
 import PetSim
 import PetUI
@@ -141,17 +142,9 @@ final class BoardSimTests: XCTestCase {
     }
 
     func exec(_ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try simulator())
-        p.arguments = args
-        p.currentDirectoryURL = dir   // no boards/ here: the built-in boards must do
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        // Run in a folder with no boards/: the built-in boards must do.
+        let r = try runTool(try simulator(), args, cwd: dir)
+        return (r.status, r.output)
     }
 
     /// The PNG's width and height (from its IHDR chunk).

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 import PetCore
 @testable import PetUI
 
@@ -93,15 +94,9 @@ final class GoldenFrameTests: XCTestCase {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: tmp) }
         guard (try? png.write(to: tmp)) != nil else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["-c", "import sys;from PIL import Image;sys.stdout.buffer.write(Image.open(sys.argv[1]).convert('RGB').tobytes())", tmp.path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        guard (try? p.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, data.count == width * height * 3 else { return nil }
-        return [UInt8](data)
+        let script = "import sys;from PIL import Image;sys.stdout.buffer.write(Image.open(sys.argv[1]).convert('RGB').tobytes())"
+        guard let r = try? runTool("/usr/bin/python3", ["-c", script, tmp.path]),
+              r.status == 0, r.stdoutData.count == width * height * 3 else { return nil }
+        return [UInt8](r.stdoutData)
     }
 }

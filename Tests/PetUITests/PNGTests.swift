@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import Foundation
 @testable import PetUI
 
@@ -9,16 +10,8 @@ enum External {
 
     @discardableResult
     static func run(_ exe: String, _ args: [String]) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try runTool(exe, args)
+        return (r.status, r.output)
     }
 
     static func tempFile(_ name: String) -> URL {

@@ -7,6 +7,8 @@ import Foundation
 /// The result of running a program: its exit status and what it printed.
 public struct ToolResult: Sendable {
     public var status: Int32
+    /// What it wrote to stdout, as bytes (for binary output) and as text.
+    public var stdoutData: Data
     public var stdout: String
     public var stderr: String
     /// stdout and stderr together (stdout first).
@@ -45,7 +47,7 @@ public func runTool(_ executable: String, _ arguments: [String], stdin: String? 
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     while !errData.done { usleep(1000) }
-    return ToolResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    return ToolResult(status: p.terminationStatus, stdoutData: outData, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData.data, as: UTF8.self))
 }
 

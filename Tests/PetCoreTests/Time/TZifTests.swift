@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import PetCore
 
 final class TZifTests: XCTestCase {
@@ -71,7 +72,7 @@ final class TZifTests: XCTestCase {
         }
         XCTAssertGreaterThan(accepted, 0)   // many flips only change a value
 
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for round in 0..<3_000 {
             // Random bytes, sometimes behind a valid-looking header.
             var junk = (0..<Int(rng.next() % 300)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -193,15 +194,3 @@ final class TZifTests: XCTestCase {
     }
 }
 
-/// Small deterministic PRNG for the garbage test.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
