@@ -35,18 +35,3 @@ public struct ZoneDatabase: Sendable {
         }
     }
 }
-
-/// Reads a whole file; nil if it cannot be opened or read, or is larger than `limit` bytes.
-public func readFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 16_384)
-    while true {
-        let n = buf.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-        if n > 0 { out.append(contentsOf: buf[0..<n]) }
-        if n < buf.count { break }
-        if out.count > limit { return nil }
-    }
-    return ferror(f) == 0 ? out : nil
-}

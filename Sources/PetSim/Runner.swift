@@ -43,7 +43,7 @@ public final class ScenarioRunner {
     public func run(_ scenario: Scenario) throws(ScenarioError) -> Summary {
         var summary = Summary()
         let dir = "\(options.outDir)/\(scenario.name)"
-        try makeDirectories(dir)
+        do { try makeDirectories(dir) } catch { throw .file(error) }
         let db = options.inMemory ? nil : "\(dir)/deskpet.db"
         if let db { for suffix in ["", "-wal", "-shm"] { removeFile(db + suffix) } }
         summary.database = db
@@ -136,7 +136,8 @@ public final class ScenarioRunner {
         case .chordHold: try device.chordHold()
         case .export(let name):
             let path = "\(dir)/\(name)"
-            try writeFile(path, try Export.document(device.app, now: device.now))
+            let doc = try Export.document(device.app, now: device.now)
+            do { try writeFile(path, doc, mode: 0o600) } catch { throw ScenarioError.file(error) }
             if !options.quiet { print("  📤 \(path)") }
         case let .send(id, name, fields):
             let cmd = try command(id: id, name: name, fields: fields, device: device, line: line, fail: fail)
@@ -180,7 +181,7 @@ public final class ScenarioRunner {
             summary.expectations += 1
         case .snapshot(let name):
             let path = "\(dir)/\(name)"
-            try writeFile(path, device.png())
+            do { try writeFile(path, device.png()) } catch { throw ScenarioError.file(error) }
             summary.snapshots.append(path)
             if !options.quiet { print("  📷 \(path)") }
         case .restart:

@@ -62,6 +62,9 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
     case syntax(file: String, line: Int, message: String)
     case failed(file: String, line: Int, step: String, message: String)
     case io(path: String, message: String)
+
+    /// A file that could not be read or written.
+    public static func file(_ e: FileError) -> ScenarioError { .io(path: e.path, message: e.message) }
     /// A board file that is wrong (its own error names its file, line and key).
     case board(BoardError)
 
