@@ -39,10 +39,12 @@ extension DeviceLoop {
     /// Runs the device until `shouldStop()` says so (checked at every wake-up): sleeps in poll(2)
     /// on the input and link descriptors until the next deadline, then `step()`s. Returns the
     /// error that stopped it (a journal failure, or poll(2) itself failing), or nil when asked to stop.
-    public func run(until shouldStop: () -> Bool) -> AppError? {
+    /// `alsoWaitOn`: more descriptors that end a sleep (the daemon's signalfd); reading them is
+    /// the caller's business (in `shouldStop`).
+    public func run(alsoWaitOn extra: [Int32] = [], until shouldStop: () -> Bool) -> AppError? {
         do { try step() } catch { return error }
         while !shouldStop() {
-            var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var fds = (descriptors + extra).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let timeout = sleepMs().map { $0 } ?? -1
             let r = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
             if r < 0 && errno != EINTR { return .hardware(HardwareError(device: "poll", operation: "wait for input", reason: String(cString: strerror(errno)))) }

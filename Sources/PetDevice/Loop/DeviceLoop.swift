@@ -39,6 +39,11 @@ public final class DeviceLoop {
     public var onEvents: (([Event], PetState) -> Void)?
     /// The phone-link protocol's entry point (the link issue fills it): a frame in, frames out.
     public var linkHandler: ((LinkFrame, DeviceLoop) -> [LinkFrame])?
+    /// A deadline of the program around the loop (the daemon's watchdog ping), in wall ms; the loop
+    /// wakes for it like for its own.
+    public var externalDeadlineMs: (() -> Int64?)?
+    /// Called at every wake-up, after the loop's own work (the daemon pings its watchdog here).
+    public var onWake: (() -> Void)?
     /// Hardware failures the loop survived (a panel write, a buzzer), newest last, at most 16.
     public private(set) var hardwareErrors: [HardwareError] = []
     /// Sounds and light patterns the loop asked for, in order (for tests and the simulator's
@@ -89,6 +94,7 @@ public final class DeviceLoop {
         }
         if let n = navigator.nextDeadline(state: app.state, now: now) { consider(n.seconds &* 1000) }
         if animating, let f = nextFrameMs { consider(f) }
+        consider(externalDeadlineMs?())
         return best
     }
 
@@ -130,6 +136,7 @@ public final class DeviceLoop {
             nextFrameMs = nil
         }
         if presentsEagerly { present() }
+        onWake?()
     }
 
     /// One button edge (its timestamp from the input source).
