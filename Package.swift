@@ -14,6 +14,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // Kernel interfaces Glibc's module lacks (epoll, evdev's struct input_event): headers only.
+        .systemLibrary(name: "CLinux"),
 
         // Pure domain core: no I/O, no C, time injected.
         .target(name: "PetCore"),
@@ -22,7 +24,7 @@ let package = Package(
         // Pure renderer: state -> pixels.
         .target(name: "PetUI", dependencies: ["PetCore"]),
         // Linux hardware backends (grows with the hardware issues).
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth"]),
+        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
         // The simulated board: virtual clock, headless display, scenario runner.
