@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "deskpet-sim", targets: ["deskpet-sim"]),
         .executable(name: "deskpet-bench", targets: ["deskpet-bench"]),
+        .executable(name: "deskpet-hwtest", targets: ["deskpet-hwtest"]),
     ],
     targets: [
         // System library shims.
@@ -32,13 +33,16 @@ let package = Package(
 
         .executableTarget(name: "deskpet-sim", dependencies: ["PetSim"]),
         .executableTarget(name: "deskpet-bench", dependencies: ["PetSim"]),
+        // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
+        // kernel-loop checks (tools/kernel-loop/guest-hardware.sh).
+        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetDevice"]),
 
         .testTarget(name: "PetCoreTests", dependencies: ["PetCore"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore"]),
         .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetDevice"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetSim"]),
-        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "CLinux"]),
     ],
     swiftLanguageModes: [.v6]
 )

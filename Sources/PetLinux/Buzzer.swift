@@ -40,6 +40,7 @@ public final class GPIOBuzzer: Sounder {
     }
 
     private let player: PatternPlayer<Output>
+    private let line: GPIOOutputLine
     public let kind: Kind
     public let lineName: String
 
@@ -48,10 +49,11 @@ public final class GPIOBuzzer: Sounder {
         let l = try GPIOOutputLine(chip: chip, line: line, activeLow: activeLow, consumer: consumer)
         self.kind = kind
         lineName = l.name
+        self.line = l
         player = try PatternPlayer(output: Output(line: l, kind: kind))
     }
 
-    deinit { player.close() }
+    deinit { close() }
 
     public func play(_ tone: Tone) throws(HardwareError) { try player.play(TonePattern.steps(for: tone)) }
 
@@ -61,8 +63,11 @@ public final class GPIOBuzzer: Sounder {
     /// Patterns played out or replaced so far.
     public var finishedCount: UInt64 { player.finishedCount }
 
-    /// Silences the buzzer, stops the thread and releases the line.
-    public func close() { player.close() }
+    /// Silences the buzzer, stops the thread and releases the line. Idempotent.
+    public func close() {
+        player.close()
+        line.close()
+    }
 }
 
 /// A buzzer on a hardware PWM channel through sysfs (/sys/class/pwm/pwmchipN/pwmM: export, period,

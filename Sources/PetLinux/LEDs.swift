@@ -21,12 +21,14 @@ public final class GPIOIndicator: Indicator {
     }
 
     private let player: PatternPlayer<Output>
+    private let lines: [GPIOOutputLine]
     public let isRGB: Bool
 
     /// A one-colour LED on `line`. `activeLow`: wired from 3V3 to the pin (lit when low).
     public init(chip: String?, line: GPIOLineID, activeLow: Bool = false, consumer: String = "deskpet") throws(HardwareError) {
         let l = try GPIOOutputLine(chip: chip, line: line, activeLow: activeLow, consumer: consumer)
         isRGB = false
+        lines = [l]
         player = try PatternPlayer(output: Output(red: l, green: nil, blue: nil))
     }
 
@@ -37,13 +39,18 @@ public final class GPIOIndicator: Indicator {
         let g = try GPIOOutputLine(chip: chip, line: green, activeLow: activeLow, consumer: consumer)
         let b = try GPIOOutputLine(chip: chip, line: blue, activeLow: activeLow, consumer: consumer)
         isRGB = true
+        lines = [r, g, b]
         player = try PatternPlayer(output: Output(red: r, green: g, blue: b))
     }
 
-    deinit { player.close() }
+    deinit { close() }
 
     public func show(_ pattern: LightPattern) throws(HardwareError) { try player.play(LightPatternTable.steps(for: pattern)) }
     public func show(steps: [LightStep]) throws(HardwareError) { try player.play(steps) }
     public var finishedCount: UInt64 { player.finishedCount }
-    public func close() { player.close() }
+    /// Darkens the LED, stops the thread and releases the lines. Idempotent.
+    public func close() {
+        player.close()
+        for l in lines { l.close() }
+    }
 }
