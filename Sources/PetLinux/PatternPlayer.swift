@@ -122,6 +122,9 @@ final class PatternPlayer<Output: PatternOutput>: @unchecked Sendable {
                     Self.sleep(until: next)
                     do { try output.toggle() } catch { return error }
                     next &+= half
+                    // Fell behind (preempted): carry on from now instead of toggling in a burst.
+                    let t = Self.monotonicNs()
+                    if t > next &+ half { next = t &+ half }
                 }
             }
             if waitUntil(deadline, unlessReplaced: gen) { return nil }
