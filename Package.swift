@@ -8,12 +8,15 @@ let package = Package(
     products: [
         .executable(name: "deskpet-sim", targets: ["deskpet-sim"]),
         .executable(name: "deskpet-bench", targets: ["deskpet-bench"]),
+        .executable(name: "deskpet-hwtest", targets: ["deskpet-hwtest"]),
     ],
     targets: [
         // System library shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // Kernel interfaces Glibc's module lacks (epoll, evdev's struct input_event): headers only.
+        .systemLibrary(name: "CLinux"),
 
         // Pure domain core: no I/O, no C, time injected.
         .target(name: "PetCore"),
@@ -22,7 +25,7 @@ let package = Package(
         // Pure renderer: state -> pixels.
         .target(name: "PetUI", dependencies: ["PetCore"]),
         // Linux hardware backends (grows with the hardware issues).
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth"]),
+        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
         // The simulated board: virtual clock, headless display, scenario runner.
@@ -30,6 +33,9 @@ let package = Package(
 
         .executableTarget(name: "deskpet-sim", dependencies: ["PetUI", "PetDevice", "PetSim"]),
         .executableTarget(name: "deskpet-bench", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim"]),
+        // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
+        // kernel-loop checks (tools/kernel-loop/guest-hardware.sh).
+        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetDevice"]),
 
         // What every test target shares: running tools, a seeded generator, temp folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -38,7 +44,7 @@ let package = Package(
         .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
-        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "TestSupport"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "CLinux", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# vm-test.sh [hardware | selftest | GUEST_SCRIPT [ARG...]] — runs a kernel-loop guest script in a qemu VM
+# booting Debian's kernel (gpio-sim, gpio_keys, evdev, vfb, recording SPI/I2C buses): docs/kernel-loop.md.
+#   hardware   (the default) builds deskpet-hwtest and runs tools/kernel-loop/guest-hardware.sh with it
+#   selftest   checks the kit itself (tools/kernel-loop/guest-selftest.sh)
+#   SCRIPT     any guest script, with its arguments
+# Builds the kit first if it is missing (~30-40 s; ~750 MB, never committed) under $KLOOP_KIT_DIR, default
+# .build-kernel-loop/kit in the repository (gitignored). Results (logs) go to $KLOOP_RESULTS_DIR, default
+# .build-kernel-loop/results/<name>. Exit status: the guest script's (124 timeout, 125 boot failure).
+# Host packages: apt-get install --no-install-recommends qemu-system-x86 make gcc-12 libelf1 xz-utils
+# (and current apt lists: the kit's kernel packages are downloaded with apt-get download). amd64 only.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
+KL=$ROOT/tools/kernel-loop
+KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit}
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+
+what=${1:-hardware}
+[ $# -gt 0 ] && shift
+case "$what" in
+  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  hardware)
+    log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
+    BIN=$(cd "$ROOT" && swift build --show-bin-path)
+    set -- "$BIN/deskpet-hwtest" "$@"; script=$KL/guest-hardware.sh; name=hardware ;;
+  selftest) script=$KL/guest-selftest.sh; name=selftest ;;
+  *) script=$what; name=$(basename "$what" .sh) ;;
+esac
+RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/$name}
+
+if [ ! -f "$KIT/kit.env" ] || [ "$KL/build-kit.sh" -nt "$KIT/kit.env" ]; then
+  echo "vm-test: building the kernel-loop kit in $KIT" >&2
+  "$KL/build-kit.sh" "$KIT" >&2
+fi
+rm -rf "$RESULTS"; mkdir -p "$RESULTS"
+start=$(date +%s.%N)
+rc=0
+(cd "$ROOT" && "$KL/run-in-vm.sh" "$KIT" "$script" "$RESULTS" "$@") || rc=$?
+printf 'vm-test: %s finished with status %s in %.1f s wall (logs: %s)\n' "$name" "$rc" "$(awk "BEGIN {print $(date +%s.%N) - $start}")" "$RESULTS" >&2
+exit $rc
