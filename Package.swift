@@ -21,8 +21,8 @@ let package = Package(
         .target(name: "PetStore", dependencies: ["CSQLite"]),
         // Pure renderer: state -> pixels.
         .target(name: "PetUI", dependencies: ["PetCore"]),
-        // Linux hardware backends (grows with the hardware issues).
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth"]),
+        // Linux hardware backends (grows with the hardware issues): spidev, i2c-dev, fbdev, GPIO, BLE.
+        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "PetDevice"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
         // The simulated board: virtual clock, headless display, scenario runner.
@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetDevice"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetSim"]),
-        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "PetUI"]),
     ],
     swiftLanguageModes: [.v6]
 )
