@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "PetStore", dependencies: ["CSQLite"]),
         // Pure renderer: state -> pixels.
         .target(name: "PetUI", dependencies: ["PetCore"]),
-        // Linux hardware backends (grows with the hardware issues).
+        // Linux hardware backends: spidev, i2c-dev, fbdev, GPIO and evdev buttons, buzzer, LEDs, sd_notify.
         .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
-        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "CLinux", "TestSupport"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "PetUI", "CLinux", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

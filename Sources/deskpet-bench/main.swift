@@ -25,6 +25,8 @@ Figures (NAME):
   buttons     button edge -> frame ready (p50/p95/p99), bytes the panel receives per interaction
   wakeups     device-loop wake-ups per simulated idle hour: screen asleep (vs the core's own wake-ups),
               home awake with 10 fps animation and without
+  spi         bytes on the SPI bus per interaction for the ST7789 240x240 board (driver -> emulated
+              controller, commands and windows included) over a scripted day, and the transfer time at 40 MHz
 
 Options:
   --quick     fewer iterations (for a smoke test in CI)
@@ -459,6 +461,56 @@ func benchWakeups() throws {
     }
 }
 
+/// Bytes on the SPI bus per interaction for the ST7789 board: the device loop presents every frame
+/// at every wake-up, the ST7789 driver turns each into CASET/RASET/RAMWR and pixel transfers, and
+/// the emulated controller counts every byte (and checks the traffic). A scripted day: moving
+/// through lists, double taps, a minute passing, a phone command, long presses.
+func benchSPI(interactions: Int) throws {
+    let p = try EmulatedPanel.st7789(ST7789.Config(width: 240, height: 240))
+    let board = try EmulatedBoard(panel: p.driver, profile: .square240, start: start2026, zone: "Europe/Berlin")
+    for k in 0..<4 {
+        try board.send(try CommandParser.parse(name: "task.create", fields: ["task": "s\(k)", "title": "Errand \(k)", "due": "today 1\(k + 4):00"],
+                                               id: "s\(k)", at: board.now, clock: board.loop.app.state.clock))
+    }
+    let setupBytes = p.emulator.bytes   // first frame and the four tasks appearing
+    var perInteraction: [Double] = []
+    var byKind: [String: [Double]] = [:]
+    let kinds = ["press", "press", "press", "press", "double-tap", "a-minute", "phone-command", "hold"]
+    var before = p.emulator.bytes
+    for i in 0..<interactions {
+        switch i % 8 {
+        case 0, 1, 2, 3: try board.press(.a)
+        case 4:
+            for _ in 0..<2 { try board.edge(.b, pressed: true); try board.run(forMs: 80); try board.edge(.b, pressed: false); try board.run(forMs: 120) }
+            try board.run(forMs: 300)
+        case 5: try board.run(forMs: 60_000)
+        case 6:
+            try board.send(try CommandParser.parse(name: "task.create", fields: ["task": "b\(i)", "title": "Bench task \(i)"],
+                                                   id: "b\(i)", at: board.now, clock: board.loop.app.state.clock))
+        default: try board.hold(.b)
+        }
+        perInteraction.append(Double(p.emulator.bytes - before))
+        byKind[kinds[i % 8], default: []].append(Double(p.emulator.bytes - before))
+        before = p.emulator.bytes
+    }
+    guard p.emulator.violations.isEmpty, p.emulator.picture.pixels == board.loop.canvas.pixels else {
+        throw AppError.journal(seq: nil, detail: "spi bench: the emulator saw \(p.emulator.violations.first ?? "a picture that differs from the canvas")")
+    }
+    perInteraction.sort()
+    let full = 240 * 240 * 2
+    let ms40 = { (b: Double) in b * 8 / 40e6 * 1000 }
+    emit([("figure", q("spi_bytes_per_interaction")), ("board", q("st7789 240x240 (emulated)")), ("interactions", "\(perInteraction.count)"),
+          ("setup_bytes", "\(setupBytes)"), ("full_frame_pixel_bytes", "\(full)"),
+          ("p50_bytes", f(percentile(perInteraction, 50), 0)), ("p90_bytes", f(percentile(perInteraction, 90), 0)),
+          ("max_bytes", f(perInteraction.last ?? 0, 0)),
+          ("p50_percent", f(percentile(perInteraction, 50) * 100 / Double(full), 2)),
+          ("p90_percent", f(percentile(perInteraction, 90) * 100 / Double(full), 2)),
+          ("transfers", "\(p.emulator.transfers)"), ("largest_transfer", "\(p.emulator.largestTransfer)"),
+          ("p90_ms_at_40MHz", f(ms40(percentile(perInteraction, 90)), 3)),
+          ("p50_bytes_by_kind", "{" + byKind.keys.sorted().map { k in q(k) + ":" + f(percentile(byKind[k]!.sorted(), 50), 0) }.joined(separator: ",") + "}"),
+          ("target", q("median<=5%, p90<=10% of a full frame"))])
+}
+
 /// Spawns this binary in probe mode and measures until it exits.
 func benchColdStart(runs: Int, db: String, label: String) throws {
     var samples: [Double] = []
@@ -503,7 +555,7 @@ if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups"]
+var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "spi"]
 if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
@@ -519,6 +571,7 @@ do {
     if only.contains("render") { progress("render: home screen frames"); try benchRender(frames: quick ? 500 : 20_000) }
     if only.contains("wakeups") { progress("wakeups: an idle day asleep, an idle hour awake"); try benchWakeups() }
     if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }
+    if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("latency") {
         progress("latency: \(quick ? 1000 : 10_000) commands, each durable before the frame")
         try benchLatency(n: quick ? 1000 : 10_000)
