@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "deskpet-sim", targets: ["deskpet-sim"]),
         .executable(name: "deskpet-bench", targets: ["deskpet-bench"]),
+        .executable(name: "deskpet", targets: ["deskpet"]),
         .executable(name: "deskpet-hwtest", targets: ["deskpet-hwtest"]),
     ],
     targets: [
@@ -36,6 +37,8 @@ let package = Package(
         // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
         // kernel-loop checks (tools/kernel-loop/guest-hardware.sh).
         .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetDevice"]),
+        // The device daemon: deskpet run --board FILE --data DIR.
+        .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux"]),
 
         // What every test target shares: running tools, a seeded generator, temp folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

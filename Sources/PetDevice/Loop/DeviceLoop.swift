@@ -252,6 +252,20 @@ public final class DeviceLoop {
         }
     }
 
+    /// Shows nothing and turns the backlight off (the daemon stopping): black on colour and OLED
+    /// panels, white on e-paper (which keeps its picture without power). Failures are ignored:
+    /// the process is ending.
+    public func blankPanel() {
+        let epaper = hardware.panel.isEPaper
+        let canvas = Canvas(width: profile.width, height: profile.height, background: epaper ? .white : .black)
+        let surface = PanelSurface.of(canvas, format: pipeline.format)
+        let frame = PanelFrame(rects: [surface.pack(surface.bounds, as: pipeline.format)], surface: surface,
+                               refresh: epaper ? .full : .immediate)
+        do { try hardware.panel.flush(frame); pipeline.flushed(frame) } catch { note(error) }
+        do { try hardware.panel.setBrightness(0) } catch { note(error) }
+        lastBrightness = 0
+    }
+
     // MARK: - Power
 
     /// The device booted again with `app` (reopened from the journal, not yet caught up): the

@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import PetCore
+import PetDevice
+import PetLinux
+import PetStore
+import PetUI
+
+// deskpet: the device daemon. The same DeviceLoop as the simulator, on the Linux backends a board
+// file names. docs/daemon.md.
+
+let usage = """
+deskpet: the DeskPet device daemon — the pet on a real board (buttons, display, buzzer, LED).
+
+Usage:
+  deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N]
+  deskpet check --board BOARD
+  deskpet boards
+  deskpet --help | --version
+
+Commands:
+  run      runs the pet until SIGTERM or SIGINT (then the journal is closed and the panel blanked).
+           Under systemd (Type=notify) it reports READY once the first frame is on the panel, and
+           pings the watchdog when WatchdogSec= is set.
+  check    validates the board file and probes every device it names (device nodes, GPIO chips and
+           lines, permissions) without driving any of them; exit status 1 if something is missing,
+           with what to do about it.
+  boards   lists the board files found (BOARD can be a path or one of these names).
+
+Options:
+  --board BOARD   a board file (boards/*.board) or its name; names are looked up in ./boards,
+                  /etc/deskpet/boards and /usr/share/deskpet/boards
+  --data DIR      where the journal lives (default /var/lib/deskpet; created owner-only)
+  --zone ZONE     the time zone of a new pet (default: the system's, from /etc/localtime)
+  --fps N         animation frames per second while the screen is on (default 10; 0 = none;
+                  e-paper never animates)
+
+Logs go to stderr (with journald priorities under systemd) and never contain personal text.
+Board format: docs/boards.md. Wiring guides: docs/boards/.
+"""
+
+let version = "0.1.0"
+let log = SystemLog.forStderr()
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    log.error(message)
+    exit(status)
+}
+
+// MARK: - Arguments
+
+var args = Array(CommandLine.arguments.dropFirst())
+if args.isEmpty || args.contains("--help") || args.contains("-h") { print(usage); exit(args.isEmpty ? 2 : 0) }
+if args.contains("--version") { print("deskpet \(version)"); exit(0) }
+let command = args.removeFirst()
+var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10
+while !args.isEmpty {
+    let a = args.removeFirst()
+    func value() -> String {
+        guard !args.isEmpty else { fail("\(a) needs a value (see deskpet --help)", status: 2) }
+        return args.removeFirst()
+    }
+    switch a {
+    case "--board": boardArg = value()
+    case "--data": dataDir = value()
+    case "--zone": zoneArg = value()
+    case "--fps":
+        let v = value()
+        guard let n = Int(v), (0...60).contains(n) else { fail("--fps \(v): a number from 0 to 60", status: 2) }
+        fps = n
+    default: fail("unknown option '\(a)' (see deskpet --help)", status: 2)
+    }
+}
+
+let boardFolders = ["boards", "/etc/deskpet/boards", "/usr/share/deskpet/boards"]
+
+func loadBoard(_ arg: String) -> Board {
+    var path: String?
+    if arg.contains("/") || arg.hasSuffix(".board") { path = arg }
+    else { path = boardFolders.map { "\($0)/\(arg).board" }.first { access($0, R_OK) == 0 } }
+    guard let path else {
+        if let b = try? Board.builtIn(named: arg) { return b }
+        fail("no board named '\(arg)' in \(boardFolders.joined(separator: ", ")) (deskpet boards lists them)", status: 2)
+    }
+    guard let bytes = readFile(path, limit: 1 << 20) else { fail("\(path): cannot read the board file (\(errnoText()))", status: 2) }
+    do { return try BoardParser.parse(bytes: bytes, file: path) } catch { fail("\(error)", status: 2) }
+}
+
+/// The system's zone: /etc/localtime's link target (…/zoneinfo/Area/City), else TZ, else UTC.
+func systemZone() -> String {
+    var buf = [CChar](repeating: 0, count: 512)
+    let n = readlink("/etc/localtime", &buf, buf.count - 1)
+    if n > 0 {
+        let target = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let parts = target.split(separator: "/", omittingEmptySubsequences: true)
+        if let i = parts.lastIndex(of: "zoneinfo"), i + 1 < parts.count { return parts[(i + 1)...].joined(separator: "/") }
+    }
+    if let tz = getenv("TZ").map({ String(cString: $0) }), !tz.isEmpty, !tz.hasPrefix(":") { return tz }
+    return "UTC"
+}
+
+switch command {
+case "boards":
+    for folder in boardFolders {
+        guard let dir = opendir(folder) else { continue }
+        var names: [String] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".board") { names.append(String(name.dropLast(6))) }
+        }
+        closedir(dir)
+        for n in names.sorted() { print("\(n)\t\(folder)/\(n).board") }
+    }
+    for n in Board.builtInNames { print("\(n)\t(built in: simulator board, for deskpet-sim)") }
+    exit(0)
+case "check":
+    guard let boardArg else { fail("check needs --board (see deskpet --help)", status: 2) }
+    let board = loadBoard(boardArg)
+    print("board \(board.name): valid (\(board.display.controller) \(board.display.width)x\(board.display.height), \(board.buttons.layout.rawValue) buttons)")
+    let report = BoardProbe.check(board)
+    for line in report.lines { print(line) }
+    exit(report.ok ? 0 : 1)
+case "run":
+    break
+default:
+    fail("unknown command '\(command)' (run, check or boards; see deskpet --help)", status: 2)
+}
+
+// MARK: - run
+
+guard let boardArg else { fail("run needs --board (see deskpet --help)", status: 2) }
+let board = loadBoard(boardArg)
+umask(0o077)   // the journal and its WAL are the owner's only
+do { try makeDirectories(dataDir, mode: 0o700) } catch { fail("data folder: \(error)") }
+
+// Signals arrive on a descriptor the loop waits on, so a stop never waits for the next deadline.
+var signals = sigset_t()
+sigemptyset(&signals)
+for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, s) }
+sigprocmask(SIG_BLOCK, &signals, nil)
+let signalFD = signalfd(-1, &signals, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText())") }
+
+let clock = SystemClock()
+let hardware: Hardware
+do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
+
+let store: EventStore
+do { store = try EventStore(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }
+let app: PetApp
+do {
+    app = try PetApp(store: store, now: Instant(floorDiv(clock.wallMs, 1000)), zone: zoneArg ?? systemZone())
+} catch { fail("journal: \(error)") }
+
+let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
+                      debounceMs: board.debounceMs, boot: true, presentsEagerly: true,
+                      frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
+
+// systemd: READY after the first frame, the watchdog pinged at half its interval.
+let notify = SystemdNotify()
+let pingEveryMs: Int64? = notify.watchdogIntervalUs.map { Int64(max(1000, $0 / 2)) / 1000 }
+var nextPingMs = clock.wallMs
+var reported = 0
+loop.externalDeadlineMs = { pingEveryMs == nil ? nil : nextPingMs }
+loop.onWake = {
+    if let every = pingEveryMs, clock.wallMs >= nextPingMs {
+        try? notify.send(.watchdog)
+        nextPingMs = clock.wallMs + every
+    }
+    if loop.hardwareErrors.count > reported || loop.hardwareErrors.count == 16 {
+        for e in loop.hardwareErrors.suffix(max(0, loop.hardwareErrors.count - reported)) { log.warning("\(e)") }
+        reported = loop.hardwareErrors.count
+    }
+}
+
+var stopSignal: Int32 = 0
+var first = true
+log.info("starting on board \(board.name): \(board.display.controller) \(board.profile.id), journal \(dataDir)/deskpet.db, \(app.state.eventCount) events")
+let error = loop.run(alsoWaitOn: [signalFD]) {
+    if first {
+        first = false
+        try? notify.send([.ready, .status("running on \(board.name)")])
+        log.info("ready: first frame on the panel")
+    }
+    var info = signalfd_siginfo()
+    let n = read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size)
+    if n == MemoryLayout<signalfd_siginfo>.size { stopSignal = Int32(info.ssi_signo) }
+    return stopSignal != 0
+}
+try? notify.send(.stopping)
+if let error { log.error("stopped: \(error)") } else { log.info("stopping (signal \(stopSignal))") }
+loop.blankPanel()
+app.store.close()
+log.info("stopped: journal closed, panel blank")
+exit(error == nil ? 0 : 1)
