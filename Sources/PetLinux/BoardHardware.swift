@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGPIOD
 import PetDevice
+import PetUI
 
 // A board file made real: the Linux backends its lines name, wired into the device loop's
 // `Hardware`. One function per part, so `deskpet check` can probe them one by one.
@@ -39,7 +40,33 @@ public final class GPIOInputLine: InputLine, @unchecked Sendable {
     }
 }
 
+/// A panel whose power is switched by a GPIO line (Waveshare's e-paper HATs: PWR): the line is
+/// held high while the panel is open and released (low) when it is closed.
+final class PoweredPanel: Panel {
+    let inner: Panel
+    let power: GPIOOutputLine
+    init(_ inner: Panel, power: GPIOOutputLine) { self.inner = inner; self.power = power }
+    var format: PixelFormat { inner.format }
+    var width: Int { inner.width }
+    var height: Int { inner.height }
+    var rotation: Int { inner.rotation }
+    var isEPaper: Bool { inner.isEPaper }
+    func flush(_ frame: PanelFrame) throws(HardwareError) { try inner.flush(frame) }
+    func setBrightness(_ percent: Int) throws(HardwareError) { try inner.setBrightness(percent) }
+}
+
 public enum BoardHardware {
+    /// Whether this machine has a GPIO chip with `label` (a chip it may not open counts: opening it
+    /// then reports the permission problem).
+    public static func chipPresent(_ label: String) -> Bool {
+        errno = 0
+        if let c = gpiod_chip_open_by_label(label) { gpiod_chip_close(c); return true }
+        return errno == EACCES || errno == EPERM
+    }
+
+    /// The board with each line on the first of its chip labels this machine has.
+    public static func resolve(_ board: Board) -> Board { board.resolvingChips(present: chipPresent) }
+
     /// A board line as libgpiod names it.
     static func id(_ l: GPIOLine) -> GPIOLineID {
         switch l.line {
@@ -51,6 +78,7 @@ public enum BoardHardware {
     /// Everything the board names, opened: the device loop's hardware. Throws the first part that
     /// cannot be opened, with what to do about it (enable SPI, join the gpio group, ...).
     public static func open(_ board: Board, clock: DeviceClock = SystemClock()) throws(HardwareError) -> Hardware {
+        let board = resolve(board)
         guard !board.isSimulator else {
             throw HardwareError(device: "board \(board.name)", operation: "open",
                                 reason: "a simulator board has no hardware: run it with deskpet-sim --board \(board.name)")
@@ -65,6 +93,7 @@ public enum BoardHardware {
     /// The key sources: one libgpiod request per chip (lines of one board may sit on two chips),
     /// or the evdev device.
     public static func buttons(_ board: Board) throws(HardwareError) -> [InputSource] {
+        let board = resolve(board)
         switch board.buttons.bus {
         case let .gpio(lines, activeLow, bias):
             var byChip: [String: [Button: GPIOLineID]] = [:]
@@ -102,6 +131,7 @@ public enum BoardHardware {
 
     /// The display: its controller on its bus, with its lines.
     public static func display(_ board: Board) throws(HardwareError) -> Panel {
+        let board = resolve(board)
         let d = board.display
         let delay = SystemDelay()
         switch (d.controller, d.bus) {
@@ -118,10 +148,15 @@ public enum BoardHardware {
             let bus = try SPIDevBus(path: device, mode: UInt8(clamping: mode), speedHz: UInt32(clamping: clockHz))
             let dcLine = try required(d.dc, "dc", board), rst = try required(d.reset, "rst", board)
             let busy = try required(d.busy, "busy", board)
-            return try SSD1680(bus: bus, dc: try GPIOOutputLine(chip: dcLine.chip, line: id(dcLine)),
+            // The panel's power first: the controller answers only once it is on.
+            let power = try output(d.power)
+            try power?.set(true)
+            if power != nil { SystemDelay().sleep(ns: 10_000_000) }
+            let panel = try SSD1680(bus: bus, dc: try GPIOOutputLine(chip: dcLine.chip, line: id(dcLine)),
                                reset: try GPIOOutputLine(chip: rst.chip, line: id(rst)),
                                busy: try GPIOInputLine(chip: busy.chip, line: id(busy)), delay: delay,
                                width: d.width, height: d.height, rotation: d.rotation)
+            return power.map { PoweredPanel(panel, power: $0) } ?? panel
         case let (.fbdev, .framebuffer(device)):
             return try FramebufferPanel(path: device, rotation: d.rotation)
         default:
@@ -132,7 +167,7 @@ public enum BoardHardware {
 
     public static func buzzer(_ b: Board.Buzzer) throws(HardwareError) -> Sounder {
         switch b {
-        case .line(let l): return try GPIOBuzzer(chip: l.chip, line: id(l))
+        case let .line(l, kind): return try GPIOBuzzer(chip: l.chip, line: id(l), kind: kind == .passive ? .passive : .active)
         case let .pwm(chip, channel): return try PWMBuzzer(chip: chip, channel: channel)
         }
     }

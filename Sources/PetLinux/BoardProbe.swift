@@ -18,6 +18,7 @@ public enum BoardProbe {
 
     public static func check(_ board: Board) -> Report {
         var r = Report()
+        let board = BoardHardware.resolve(board)
         if board.isSimulator {
             r.pass("a simulator board: nothing to probe (deskpet-sim --board \(board.name))")
             return r
@@ -29,7 +30,7 @@ public enum BoardProbe {
         case .framebuffer(let dev): node(dev, "display (framebuffer)", hint: "a framebuffer driver must be loaded (e.g. a dtoverlay for the panel); user in the video group", &r)
         case .sim: break
         }
-        for (what, line) in [("dc", d.dc), ("rst", d.reset), ("bl", d.backlight), ("busy", d.busy), ("cs", d.chipSelect)] {
+        for (what, line) in [("dc", d.dc), ("rst", d.reset), ("bl", d.backlight), ("busy", d.busy), ("cs", d.chipSelect), ("pwr", d.power)] {
             if let line { gpio(line, "display \(what)", &r) }
         }
         switch board.buttons.bus {
@@ -41,7 +42,7 @@ public enum BoardProbe {
         case .sim: break
         }
         switch board.buzzer {
-        case .line(let l)?: gpio(l, "buzzer", &r)
+        case .line(let l, let kind)?: gpio(l, "buzzer (\(kind.rawValue))", &r)
         case .pwm(let chip, let channel)?:
             let path = "/sys/class/pwm/\(chip)"
             if access(path, F_OK) == 0 { r.pass("buzzer: \(path) (channel \(channel))") }
@@ -70,7 +71,8 @@ public enum BoardProbe {
             if e == EACCES || e == EPERM {
                 r.fail("\(what): gpiochip '\(line.chip)' is not accessible: add the user to the gpio group and log in again")
             } else {
-                r.fail("\(what): no gpiochip labelled '\(line.chip)' (gpiodetect lists the labels; on a Pi 5 it is pinctrl-rp1)")
+                let labels = line.chips.map { "'\($0)'" }.joined(separator: " or ")
+                r.fail("\(what): no gpiochip labelled \(labels) (gpiodetect lists the labels: pinctrl-bcm2835 on a Pi Zero 2 W or 3, pinctrl-bcm2711 on a Pi 4, pinctrl-rp1 on a Pi 5)")
             }
             return
         }

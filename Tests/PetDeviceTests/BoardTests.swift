@@ -44,6 +44,196 @@ final class BoardTests: XCTestCase {
         }
     }
 
+    // MARK: - The real boards
+
+    /// Every file in boards/ parses, and its name is its file's.
+    func testEveryBoardFileParses() throws {
+        let files = try Self.boardFiles()
+        XCTAssertGreaterThanOrEqual(files.count, 10)
+        for url in files {
+            let board = try BoardParser.parse(bytes: [UInt8](try Data(contentsOf: url)), file: "boards/\(url.lastPathComponent)")
+            XCTAssertEqual(board.name, url.deletingPathExtension().lastPathComponent)
+            XCTAssertEqual(board.isSimulator, board.name.hasPrefix("sim-"), board.name)
+        }
+    }
+
+    /// The boards hobbyists buy (docs/boards/): each maps to the expected screens, keys,
+    /// controller, bus and lines.
+    func testTheRealBoardsMapToTheirHardware() throws {
+        func load(_ name: String) throws -> Board {
+            let url = Self.root.appendingPathComponent("boards/\(name).board")
+            return try BoardParser.parse(bytes: [UInt8](try Data(contentsOf: url)), file: "boards/\(name).board")
+        }
+        let pis = ["pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1"]
+        func pin(_ n: String, _ chips: [String] = pis) -> GPIOLine {
+            GPIOLine(chip: chips[0], line: .name(n), alternatives: Array(chips.dropFirst()))
+        }
+        let expected: [String: (DisplayProfile, InputLayout, Board.Controller, rotation: Int)] = [
+            "pi-waveshare-lcd-hat-1in3": (.square240, .joystick, .st7789, 0),
+            "pi-pimoroni-display-hat-mini": (.wide320, .fourButtons, .st7789, 90),
+            "pi-ssd1306-i2c-3buttons": (.oled128, .threeButtons, .ssd1306, 0),
+            "pi-waveshare-epaper-2in13-v4": (.epaper250, .threeButtons, .ssd1680, 90),
+            "linux-fbdev-gpio-keys": (.wide320, .threeButtons, .fbdev, 0),
+        ]
+        let real = try Self.boardFiles().map { $0.deletingPathExtension().lastPathComponent }.filter { !$0.hasPrefix("sim-") }
+        XCTAssertEqual(Set(real), Set(expected.keys))
+        for (name, want) in expected {
+            let b = try load(name)
+            XCTAssertEqual(b.profile, want.0, name)
+            XCTAssertEqual(b.layout, want.1, name)
+            XCTAssertEqual(b.display.controller, want.2, name)
+            XCTAssertEqual(b.rotation, want.rotation, name)
+            XCTAssertEqual(b.debounceMs, 30, name)
+            XCTAssertEqual(b.hasChord, want.1 != .joystick, name)
+            XCTAssertFalse(b.isSimulator, name)
+            XCTAssertFalse(b.description.isEmpty, name)
+            XCTAssertEqual(b.display.columnOffset, 0, name)
+            XCTAssertEqual(b.display.rowOffset, 0, name)
+        }
+
+        let lcd = try load("pi-waveshare-lcd-hat-1in3")
+        XCTAssertEqual(lcd.display.bus, .spi(device: "/dev/spidev0.0", clockHz: 32_000_000, mode: 0))
+        XCTAssertEqual(lcd.display.dc, pin("GPIO25"))
+        XCTAssertEqual(lcd.display.reset, pin("GPIO27"))
+        XCTAssertEqual(lcd.display.backlight, pin("GPIO24"))
+        XCTAssertEqual(lcd.buttons.bus, .gpio(lines: [.up: pin("GPIO6"), .down: pin("GPIO19"), .left: pin("GPIO5"),
+                                                      .right: pin("GPIO26"), .centre: pin("GPIO13")],
+                                              activeLow: true, bias: .pullUp))
+        XCTAssertNil(lcd.buzzer)
+        XCTAssertNil(lcd.led)
+
+        let mini = try load("pi-pimoroni-display-hat-mini")
+        let miniChips = ["pinctrl-bcm2711", "pinctrl-rp1", "pinctrl-bcm2835"]
+        XCTAssertEqual(mini.display.bus, .spi(device: "/dev/spidev0.1", clockHz: 60_000_000, mode: 0))
+        XCTAssertEqual(mini.display.dc, GPIOLine(chip: "pinctrl-bcm2711", line: .offset(9), alternatives: ["pinctrl-rp1", "pinctrl-bcm2835"]))
+        XCTAssertNil(mini.display.reset)
+        XCTAssertEqual(mini.display.backlight, pin("GPIO13", miniChips))
+        XCTAssertEqual(mini.buttons.bus, .gpio(lines: [.a: pin("GPIO5", miniChips), .d: pin("GPIO6", miniChips),
+                                                       .b: pin("GPIO16", miniChips), .c: pin("GPIO24", miniChips)],
+                                               activeLow: true, bias: .pullUp))
+        XCTAssertEqual(mini.led, .rgb(red: pin("GPIO17", miniChips), green: pin("GPIO27", miniChips),
+                                      blue: pin("GPIO22", miniChips), activeLow: true))
+        // The driver gets the glass at 0, 0 of the memory: a 320x240 picture needs no window offset.
+        let miniConfig = ST7789.Config(width: 320, height: 240, rotation: mini.rotation,
+                                       glassColumn: mini.display.columnOffset, glassRow: mini.display.rowOffset)
+        XCTAssertNil(miniConfig.problem)
+        XCTAssertTrue(miniConfig.windowOffset == (0, 0))
+
+        let oled = try load("pi-ssd1306-i2c-3buttons")
+        XCTAssertEqual(oled.display.bus, .i2c(device: "/dev/i2c-1", address: 0x3C))
+        XCTAssertEqual(oled.buttons.bus, .gpio(lines: [.a: pin("GPIO5"), .b: pin("GPIO6"), .c: pin("GPIO13")],
+                                               activeLow: true, bias: .pullUp))
+        XCTAssertEqual(oled.buzzer, .line(pin("GPIO12"), kind: .passive))
+
+        let epd = try load("pi-waveshare-epaper-2in13-v4")
+        XCTAssertEqual(epd.display.bus, .spi(device: "/dev/spidev0.0", clockHz: 4_000_000, mode: 0))
+        XCTAssertEqual(epd.display.dc, pin("GPIO25"))
+        XCTAssertEqual(epd.display.reset, pin("GPIO17"))
+        XCTAssertEqual(epd.display.busy, pin("GPIO24"))
+        XCTAssertEqual(epd.display.power, pin("GPIO18"))
+        XCTAssertNil(epd.display.chipSelect)
+        XCTAssertEqual(epd.buttons.bus, .gpio(lines: [.a: pin("GPIO5"), .b: pin("GPIO6"), .c: pin("GPIO13")],
+                                              activeLow: true, bias: .pullUp))
+
+        let fb = try load("linux-fbdev-gpio-keys")
+        XCTAssertEqual(fb.display.bus, .framebuffer(device: "/dev/fb0"))
+        XCTAssertEqual(fb.buttons.bus, .evdev(device: "gpio-keys", codes: [.a: 103, .b: 28, .c: 1]))
+    }
+
+    /// The simulator carries only sim-* boards; a real board is never built in.
+    func testOnlySimBoardsAreBuiltIn() {
+        XCTAssertTrue(Board.builtInNames.allSatisfy { $0.hasPrefix("sim-") }, "\(Board.builtInNames)")
+        XCTAssertNil(try Board.builtIn(named: "pi-waveshare-lcd-hat-1in3"))
+    }
+
+    // MARK: - Chip labels, offsets, buzzer kinds, power lines, input device names
+
+    func testAListOfChipLabelsResolvesToTheFirstPresent() throws {
+        let text = Self.real.replacingOccurrences(of: "chip = pinctrl-bcm2711", with: "chip = pinctrl-bcm2835, pinctrl-bcm2711 ,pinctrl-rp1")
+        let b = try BoardParser.parse(text, file: "boards/t.board")
+        let all = ["pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1"]
+        XCTAssertEqual(b.display.dc?.chips, all)
+        XCTAssertEqual(b.display.dc?.description, "pinctrl-bcm2835|pinctrl-bcm2711|pinctrl-rp1 GPIO25")
+        // A Pi 4: every line moves to pinctrl-bcm2711, with no alternatives left.
+        let pi4 = b.resolvingChips { $0 == "pinctrl-bcm2711" }
+        XCTAssertEqual(pi4.display.dc, GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO25")))
+        XCTAssertEqual(pi4.buzzer, .line(GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO13")), kind: .active))
+        XCTAssertEqual(pi4.led, .single(GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO26")), activeLow: false))
+        guard case let .gpio(lines, _, _) = pi4.buttons.bus else { return XCTFail("gpio keys") }
+        XCTAssertTrue(lines.values.allSatisfy { $0.chip == "pinctrl-bcm2711" && $0.alternatives.isEmpty })
+        // A Pi 5 picks the last; a machine with none keeps the list (opening names the first).
+        XCTAssertEqual(b.resolvingChips { $0 == "pinctrl-rp1" }.display.reset?.chip, "pinctrl-rp1")
+        XCTAssertEqual(b.resolvingChips { _ in false }, b)
+        // The same offset under the same list of labels is one line.
+        let twice = text.replacingOccurrences(of: "bl = GPIO24", with: "bl = 7").replacingOccurrences(of: "line = GPIO26", with: "line = 7")
+        expect(twice, .lineUsedTwice, "boards/t.board:28: led.line: 7 is already used by display.bl (line 14)")
+        expect(Self.real.replacingOccurrences(of: "chip = pinctrl-bcm2711", with: "chip = pinctrl-bcm2711, gpiochip4"), .badValue,
+               "boards/t.board:2: chip: 'gpiochip4' is a chip number, which can change between boots: name the chip by its label (gpiodetect shows it in brackets, e.g. pinctrl-bcm2711)")
+        expect(Self.real.replacingOccurrences(of: "chip = pinctrl-bcm2711", with: "chip = pinctrl-bcm2711,,pinctrl-rp1"), .badValue,
+               "boards/t.board:2: chip: 'pinctrl-bcm2711,,pinctrl-rp1' has an empty label: labels are separated by single commas")
+        expect(Self.real.replacingOccurrences(of: "chip = pinctrl-bcm2711", with: "chip = pinctrl-rp1, pinctrl-rp1"), .badValue,
+               "boards/t.board:2: chip: the label 'pinctrl-rp1' is given twice")
+    }
+
+    /// column-offset and row-offset say where the glass sits in the 240x320 memory at rotation 0,
+    /// as the driver takes them (ST7789.Config.glassColumn/glassRow), whatever the rotation.
+    func testST7789OffsetsAreTheGlassPositionAtRotationZero() throws {
+        for rotation in [0, 90, 180, 270] {
+            let text = Self.real.replacingOccurrences(of: "rotation = 180", with: "rotation = \(rotation)")
+            let b = try BoardParser.parse(text, file: "boards/t.board")
+            let config = ST7789.Config(width: 240, height: 240, rotation: rotation, glassColumn: b.display.columnOffset,
+                                       glassRow: b.display.rowOffset)
+            XCTAssertNil(config.problem)
+            // A 240x240 glass at 0, 0 needs 80 of offset at 90 (x) and 180 (y), none at 0 and 270.
+            let want: (Int, Int) = switch rotation { case 90: (80, 0); case 180: (0, 80); default: (0, 0) }
+            XCTAssertTrue(config.windowOffset == want, "rotation \(rotation): \(config.windowOffset)")
+            // The glass may sit lower in memory (rows 0-80) but never to the side (240 columns).
+            let low = text.replacingOccurrences(of: "row-offset = 0", with: "row-offset = 80")
+            XCTAssertEqual(try BoardParser.parse(low, file: "boards/t.board").display.rowOffset, 80)
+            expect(text.replacingOccurrences(of: "row-offset = 0", with: "column-offset = 1"), .outOfRange,
+                   "boards/t.board:8: display.column-offset: 1 is out of range: 0–0 (a 240x240 glass in the controller's 240 columns, counted at rotation 0)")
+        }
+        // A 320x240 picture is the whole 240x320 glass: no offset fits.
+        let wide = Self.real.replacingOccurrences(of: "size = 240x240", with: "size = 320x240")
+            .replacingOccurrences(of: "rotation = 180", with: "rotation = 90").replacingOccurrences(of: "row-offset = 0", with: "row-offset = 1")
+        expect(wide, .outOfRange, "boards/t.board:8: display.row-offset: 1 is out of range: 0–0 (a 240x320 glass in the controller's 320 rows, counted at rotation 0)")
+    }
+
+    func testBuzzerKindsPowerLinesAndInputDeviceNames() {
+        let passive = Self.real.replacingOccurrences(of: "line = GPIO13", with: "line = GPIO13\nkind = passive")
+        XCTAssertEqual(try? BoardParser.parse(passive, file: "boards/t.board").buzzer,
+                       .line(GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO13")), kind: .passive))
+        expect(Self.real.replacingOccurrences(of: "line = GPIO13", with: "line = GPIO13\nkind = loud"), .badValue,
+               "boards/t.board:26: buzzer.kind: 'loud' is not one of: active, passive")
+        expect(Self.real.replacingOccurrences(of: "line = GPIO13", with: "pwm-chip = pwmchip0\nkind = passive"), .impossibleCombination,
+               "boards/t.board:26: buzzer.kind: kind is for a buzzer on a GPIO line; a PWM channel always plays the pitch")
+        // pwr: an e-paper HAT's power switch; an st7789 has none.
+        expect(edit("bl = GPIO24", "pwr = GPIO18"), .impossibleCombination,
+               "boards/t.board:14: display.pwr: st7789 over spi has no pwr (a power-enable line)")
+        // evdev keys: a device name or a /dev/input path.
+        let evdev = """
+        name = t
+        [display]
+        controller = fbdev
+        size = 240x240
+        bus = fb
+        device = /dev/fb1
+        [buttons]
+        layout = 3
+        bus = evdev
+        device = button@5
+        a = KEY_UP
+        b = KEY_ENTER
+        c = KEY_ESC
+        """
+        XCTAssertEqual(try? BoardParser.parse(evdev, file: "boards/t.board").buttons.bus,
+                       .evdev(device: "button@5", codes: [.a: 103, .b: 28, .c: 1]))
+        expect(evdev.replacingOccurrences(of: "device = button@5", with: "device = dev/input/event0"), .badValue,
+               "boards/t.board:10: buttons.device: 'dev/input/event0' is not an input device name (no /) or a /dev/input/… path")
+        expect(evdev.replacingOccurrences(of: "device = button@5", with: "device = /dev/event0"), .badValue,
+               "boards/t.board:10: buttons.device: '/dev/event0' is not a /dev/input/… device path (e.g. /dev/input/by-path/platform-gpio-keys-event)")
+    }
+
     /// deskpet-sim carries the boards' text (BoardData.swift, tools/embed-boards.py): each copy
     /// equals its file byte for byte, and every sim board file is built in.
     func testBuiltInBoardsAreByteIdenticalToTheirFiles() throws {
@@ -91,7 +281,7 @@ final class BoardTests: XCTestCase {
     controller = st7789
     size = 240x240
     rotation = 180
-    row-offset = 80
+    row-offset = 0
     bus = spi
     device = /dev/spidev0.0
     clock-hz = 40_000_000
@@ -147,14 +337,14 @@ final class BoardTests: XCTestCase {
         let b = try BoardParser.parse(Self.real, file: "boards/t.board")
         XCTAssertEqual(b.profile, .square240)
         XCTAssertEqual(b.rotation, 180)
-        XCTAssertEqual(b.display.rowOffset, 80)
+        XCTAssertEqual(b.display.rowOffset, 0)
         XCTAssertEqual(b.display.bus, .spi(device: "/dev/spidev0.0", clockHz: 40_000_000, mode: 0))
         XCTAssertEqual(b.display.dc, GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO25")))
         guard case let .gpio(lines, activeLow, bias) = b.buttons.bus else { return XCTFail("gpio keys") }
         XCTAssertEqual(lines[.b], GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO6")))
         XCTAssertTrue(activeLow)
         XCTAssertEqual(bias, .pullUp)
-        XCTAssertEqual(b.buzzer, .line(GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO13"))))
+        XCTAssertEqual(b.buzzer, .line(GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO13")), kind: .active))
         XCTAssertEqual(b.led, .single(GPIOLine(chip: "pinctrl-bcm2711", line: .name("GPIO26")), activeLow: false))
         XCTAssertTrue(b.hasChord)
         XCTAssertTrue(b.hasBattery)
@@ -163,7 +353,7 @@ final class BoardTests: XCTestCase {
 
     func testUnknownKeySectionAndDuplicates() {
         expect(edit("rotation = 180", "rotate = 180"), .unknownKey,
-               "boards/t.board:7: display.rotate: unknown key in [display] (keys: controller, size, rotation, column-offset, row-offset, bus, device, clock-hz, spi-mode, address, chip, dc, rst, bl, busy, cs)")
+               "boards/t.board:7: display.rotate: unknown key in [display] (keys: controller, size, rotation, column-offset, row-offset, bus, device, clock-hz, spi-mode, address, chip, dc, rst, bl, busy, cs, pwr)")
         expect("colour = red\n" + Self.real, .unknownKey,
                "boards/t.board:1: colour: unknown key at the top of the file (name, description, chip) — is a [section] header missing?")
         expect(edit("[led]", "[wifi]"), .unknownSection,
@@ -244,8 +434,8 @@ final class BoardTests: XCTestCase {
                "boards/t.board:5: display.controller: unknown controller 'ili9341' (st7789, ssd1306, ssd1680 or fbdev)")
         expect(edit("rotation = 180", "rotation = 45"), .badRotation,
                "boards/t.board:7: display.rotation: '45' is not a rotation: 0, 90, 180 or 270 (degrees)")
-        expect(edit("row-offset = 80", "row-offset = 81"), .outOfRange,
-               "boards/t.board:8: display.row-offset: 81 is out of range: 0–80 (the controller has 320 rows at this rotation)")
+        expect(edit("row-offset = 0", "row-offset = 81"), .outOfRange,
+               "boards/t.board:8: display.row-offset: 81 is out of range: 0–80 (a 240x240 glass in the controller's 320 rows, counted at rotation 0)")
     }
 
     func testBadNumbersAndRanges() {

@@ -43,6 +43,10 @@ public struct Board: Sendable, Equatable {
 /// One GPIO line: the chip found by its label (`gpiodetect` shows it in brackets, e.g.
 /// `pinctrl-bcm2711`; never a chip number, which can change between boots) and the line on it,
 /// by name (`GPIO6`, as `gpioinfo` shows) or by offset.
+///
+/// A board that fits several machines (one HAT on a Pi 3, 4 or 5) lists more than one label:
+/// `chip` is the first, `alternatives` the others, and `resolved(present:)` picks the first label
+/// the running machine has.
 public struct GPIOLine: Sendable, Hashable, CustomStringConvertible {
     public enum Line: Sendable, Hashable {
         case offset(Int)
@@ -50,12 +54,26 @@ public struct GPIOLine: Sendable, Hashable, CustomStringConvertible {
     }
     public var chip: String
     public var line: Line
-    public init(chip: String, line: Line) { self.chip = chip; self.line = line }
+    /// Other labels the chip may have on other machines, tried in order after `chip`.
+    public var alternatives: [String]
+    public init(chip: String, line: Line, alternatives: [String] = []) {
+        self.chip = chip; self.line = line; self.alternatives = alternatives
+    }
+    /// Every label the line's chip may have, in the board file's order.
+    public var chips: [String] { [chip] + alternatives }
     public var description: String {
-        switch line {
-        case .offset(let n): "\(chip) line \(n)"
-        case .name(let n): "\(chip) \(n)"
+        let chips = chips.joined(separator: "|")
+        return switch line {
+        case .offset(let n): "\(chips) line \(n)"
+        case .name(let n): "\(chips) \(n)"
         }
+    }
+    /// The line on the first of its chips that `present` says this machine has (no alternatives
+    /// left), or the line unchanged when none is present (opening it then names the first label).
+    public func resolved(present: (String) -> Bool) -> GPIOLine {
+        guard !alternatives.isEmpty else { return self }
+        guard let label = chips.first(where: present) else { return self }
+        return GPIOLine(chip: label, line: line)
     }
 }
 
@@ -87,8 +105,9 @@ extension Board {
         public var width: Int
         public var height: Int
         public var rotation: Int
-        /// Where the picture starts in the controller's memory (ST7789 only; e.g. a 240×240 panel
-        /// on the 240×320 controller turned 180° starts at row 80).
+        /// Where the glass sits in the controller's 240 × 320 memory at rotation 0, unmirrored
+        /// (ST7789 only; 0, 0 for the common 240 × 240 and 240 × 320 modules). The driver derives
+        /// each rotation's window offset from it (`ST7789.Config.glassColumn`, `glassRow`).
         public var columnOffset: Int
         public var rowOffset: Int
         public var bus: DisplayBus
@@ -98,12 +117,17 @@ extension Board {
         public var backlight: GPIOLine?
         public var busy: GPIOLine?
         public var chipSelect: GPIOLine?
+        /// A line that switches the panel's power on (driven high while the display is open), as
+        /// on Waveshare's e-paper HATs (their PWR pin).
+        public var power: GPIOLine?
         public init(controller: Controller, width: Int, height: Int, rotation: Int = 0, columnOffset: Int = 0,
                     rowOffset: Int = 0, bus: DisplayBus, dc: GPIOLine? = nil, reset: GPIOLine? = nil,
-                    backlight: GPIOLine? = nil, busy: GPIOLine? = nil, chipSelect: GPIOLine? = nil) {
+                    backlight: GPIOLine? = nil, busy: GPIOLine? = nil, chipSelect: GPIOLine? = nil,
+                    power: GPIOLine? = nil) {
             self.controller = controller; self.width = width; self.height = height; self.rotation = rotation
             self.columnOffset = columnOffset; self.rowOffset = rowOffset; self.bus = bus
             self.dc = dc; self.reset = reset; self.backlight = backlight; self.busy = busy; self.chipSelect = chipSelect
+            self.power = power
         }
     }
 
@@ -131,9 +155,17 @@ extension Board {
         }
     }
 
+    /// What kind of buzzer a GPIO line drives (docs/sound-and-light.md).
+    public enum BuzzerKind: String, Sendable, CaseIterable {
+        /// Has its own oscillator: the line switches it on and off in the tone's rhythm.
+        case active
+        /// A bare piezo or speaker: the line is toggled at each step's frequency.
+        case passive
+    }
+
     public enum Buzzer: Sendable, Equatable {
         /// A buzzer switched by a GPIO line (the driver makes the tone).
-        case line(GPIOLine)
+        case line(GPIOLine, kind: BuzzerKind)
         /// A PWM channel (sysfs `/sys/class/pwm/<chip>/pwm<channel>`).
         case pwm(chip: String, channel: Int)
     }
@@ -141,5 +173,30 @@ extension Board {
     public enum LED: Sendable, Equatable {
         case single(GPIOLine, activeLow: Bool)
         case rgb(red: GPIOLine, green: GPIOLine, blue: GPIOLine, activeLow: Bool)
+    }
+}
+
+extension Board {
+    /// The board with every GPIO line on the first of its chip labels that `present` says this
+    /// machine has (see `GPIOLine.resolved`). The Linux backends call it before opening lines, so
+    /// one board file serves a Pi 3 (`pinctrl-bcm2835`), a Pi 4 (`pinctrl-bcm2711`) and a Pi 5
+    /// (`pinctrl-rp1`).
+    public func resolvingChips(present: (String) -> Bool) -> Board {
+        func r(_ l: GPIOLine?) -> GPIOLine? { l?.resolved(present: present) }
+        var b = self
+        b.display.dc = r(display.dc); b.display.reset = r(display.reset); b.display.backlight = r(display.backlight)
+        b.display.busy = r(display.busy); b.display.chipSelect = r(display.chipSelect); b.display.power = r(display.power)
+        if case let .gpio(lines, activeLow, bias) = buttons.bus {
+            b.buttons.bus = .gpio(lines: lines.mapValues { $0.resolved(present: present) }, activeLow: activeLow, bias: bias)
+        }
+        if case let .line(l, kind)? = buzzer { b.buzzer = .line(l.resolved(present: present), kind: kind) }
+        switch led {
+        case let .single(l, activeLow)?: b.led = .single(l.resolved(present: present), activeLow: activeLow)
+        case let .rgb(red, green, blue, activeLow)?:
+            b.led = .rgb(red: red.resolved(present: present), green: green.resolved(present: present),
+                         blue: blue.resolved(present: present), activeLow: activeLow)
+        case nil: break
+        }
+        return b
     }
 }

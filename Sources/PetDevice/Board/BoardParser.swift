@@ -12,10 +12,10 @@ public enum BoardParser {
     public static let keys: [String: [String]] = [
         "": ["name", "description", "chip"],
         "display": ["controller", "size", "rotation", "column-offset", "row-offset", "bus", "device", "clock-hz",
-                    "spi-mode", "address", "chip", "dc", "rst", "bl", "busy", "cs"],
+                    "spi-mode", "address", "chip", "dc", "rst", "bl", "busy", "cs", "pwr"],
         "buttons": ["layout", "bus", "device", "chip", "a", "b", "c", "d", "up", "down", "left", "right", "centre",
                     "active-low", "bias", "debounce-ms"],
-        "buzzer": ["line", "chip", "pwm-chip", "pwm-channel"],
+        "buzzer": ["line", "kind", "chip", "pwm-chip", "pwm-channel"],
         "led": ["line", "red", "green", "blue", "chip", "active-low"],
         "capabilities": ["chord", "battery"],
     ]
@@ -154,29 +154,45 @@ public enum BoardParser {
             return v
         }
 
-        /// The chip label a section's GPIO lines are on: the section's `chip`, else the top's.
-        func chip(for section: String, key: String) throws(BoardError) -> String {
+        /// The chip labels a section's GPIO lines are on: the section's `chip`, else the top's.
+        /// One label, or several separated by commas (the first the machine has is used).
+        func chip(for section: String, key: String) throws(BoardError) -> [String] {
             let chipKey = has("\(section).chip") ? "\(section).chip" : "chip"
-            guard let e = entries[chipKey] else {
+            guard entries[chipKey] != nil else {
                 throw error(key, .missingChip, "no GPIO chip to find the line on: add 'chip = LABEL' at the top of the file "
                             + "or in [\(section)] (gpiodetect shows each chip's label in brackets, e.g. pinctrl-bcm2711)")
             }
-            try checkChip(chipKey)
-            return e.value
+            return try checkChip(chipKey)
         }
 
-        func checkChip(_ chipKey: String) throws(BoardError) {
-            guard let v = entries[chipKey]?.value else { return }
-            let digits = v.drop { !$0.isASCIIDigit }
-            let numbered = (v.hasPrefix("gpiochip") || v.hasPrefix("/dev/gpiochip") || v.allSatisfy(\.isASCIIDigit))
-                && !digits.isEmpty && digits.allSatisfy(\.isASCIIDigit)
-            if numbered {
-                throw error(chipKey, .badValue, "'\(show(v))' is a chip number, which can change between boots: "
-                            + "name the chip by its label (gpiodetect shows it in brackets, e.g. pinctrl-bcm2711)")
+        /// The labels of a `chip` key: one, or up to 8 separated by commas, each once.
+        @discardableResult
+        func checkChip(_ chipKey: String) throws(BoardError) -> [String] {
+            guard let value = entries[chipKey]?.value else { return [] }
+            let labels = value.split(separator: ",", omittingEmptySubsequences: false).map { String(trim($0)) }
+            guard labels.count <= 8 else {
+                throw error(chipKey, .badValue, "at most 8 chip labels, separated by commas")
             }
-            guard v.count <= 64, v.allSatisfy({ $0.isASCIILetterOrDigit || "-_.:@+".contains($0) }) else {
-                throw error(chipKey, .badValue, "'\(show(v))' is not a chip label (letters, digits and - _ . : @ +)")
+            var seen: Set<String> = []
+            for v in labels {
+                guard !v.isEmpty else {
+                    throw error(chipKey, .badValue, "'\(show(value))' has an empty label: labels are separated by single commas")
+                }
+                let digits = v.drop { !$0.isASCIIDigit }
+                let numbered = (v.hasPrefix("gpiochip") || v.hasPrefix("/dev/gpiochip") || v.allSatisfy(\.isASCIIDigit))
+                    && !digits.isEmpty && digits.allSatisfy(\.isASCIIDigit)
+                if numbered {
+                    throw error(chipKey, .badValue, "'\(show(v))' is a chip number, which can change between boots: "
+                                + "name the chip by its label (gpiodetect shows it in brackets, e.g. pinctrl-bcm2711)")
+                }
+                guard v.count <= 64, v.allSatisfy({ $0.isASCIILetterOrDigit || "-_.:@+".contains($0) }) else {
+                    throw error(chipKey, .badValue, "'\(show(v))' is not a chip label (letters, digits and - _ . : @ +)")
+                }
+                guard seen.insert(v).inserted else {
+                    throw error(chipKey, .badValue, "the label '\(show(v))' is given twice")
+                }
             }
+            return labels
         }
 
         /// A GPIO line key (`display.dc`, `buttons.a`, `led.red`): a line name or an offset, on
@@ -198,17 +214,17 @@ public enum BoardParser {
                 }
                 line = .name(v)
             }
-            let chip = try chip(for: section, key: key)
+            let chips = try chip(for: section, key: key)
             let id: String
             switch line {
-            case .offset(let n): id = "offset:\(chip):\(n)"
+            case .offset(let n): id = "offset:\(chips.joined(separator: ",")):\(n)"
             case .name(let n): id = "name:\(n)"
             }
             if let first = used[id] {
                 throw error(key, .lineUsedTwice, "\(show(v)) is already used by \(first.key) (line \(first.line))")
             }
             used[id] = (key, e.line)
-            return GPIOLine(chip: chip, line: line)
+            return GPIOLine(chip: chips[0], line: line, alternatives: Array(chips.dropFirst()))
         }
 
         /// Refuses `keys` that are present, with `why`.
@@ -320,13 +336,14 @@ public enum BoardParser {
             }
             guard fits else { throw error("display.size", .impossibleSize, "\(w)x\(h) at rotation \(rotation): \(limit)") }
 
+            // Where the glass sits in the 240 × 320 memory at rotation 0 (the driver derives each
+            // rotation's window offset from it): the glass is nw × nh, unturned.
             var columnOffset = 0, rowOffset = 0
             if controller == .st7789 {
-                let ramColumns = turned ? 320 : 240, ramRows = turned ? 240 : 320
-                columnOffset = try number("display.column-offset", default: 0, in: 0...(ramColumns - w),
-                                          "0–\(ramColumns - w) (the controller has \(ramColumns) columns at this rotation)")
-                rowOffset = try number("display.row-offset", default: 0, in: 0...(ramRows - h),
-                                       "0–\(ramRows - h) (the controller has \(ramRows) rows at this rotation)")
+                columnOffset = try number("display.column-offset", default: 0, in: 0...(240 - nw),
+                                          "0–\(240 - nw) (a \(nw)x\(nh) glass in the controller's 240 columns, counted at rotation 0)")
+                rowOffset = try number("display.row-offset", default: 0, in: 0...(320 - nh),
+                                       "0–\(320 - nh) (a \(nw)x\(nh) glass in the controller's 320 rows, counted at rotation 0)")
             } else {
                 try forbid(["display.column-offset", "display.row-offset"]) { "\($0.dropFirst(8)) is for st7789 only" }
             }
@@ -376,16 +393,16 @@ public enum BoardParser {
 
             // Pins: which the controller on this bus needs, may have, or cannot have.
             let meaning = ["dc": "the data/command line", "rst": "the reset line", "bl": "the backlight line",
-                           "busy": "the panel's BUSY output", "cs": "a GPIO chip select"]
+                           "busy": "the panel's BUSY output", "cs": "a GPIO chip select", "pwr": "a power-enable line"]
             let (needed, optional): ([String], [String]) = switch (controller, bus) {
             case (.st7789, "spi"): (["dc"], ["rst", "bl", "cs"])
             case (.ssd1306, "spi"): (["dc"], ["rst", "cs"])
             case (.ssd1306, "i2c"): ([], ["rst"])
-            case (.ssd1680, "spi"): (["dc", "rst", "busy"], ["cs"])
+            case (.ssd1680, "spi"): (["dc", "rst", "busy"], ["cs", "pwr"])
             case (.fbdev, _): ([], ["bl"])
             default: ([], [])
             }
-            for pin in ["dc", "rst", "bl", "busy", "cs"] where !needed.contains(pin) && !optional.contains(pin) {
+            for pin in ["dc", "rst", "bl", "busy", "cs", "pwr"] where !needed.contains(pin) && !optional.contains(pin) {
                 try forbid(["display.\(pin)"]) { _ in
                     bus == "sim" ? "a simulator display (bus = sim) has no pins"
                         : "\(controller.rawValue) over \(bus) has no \(pin) (\(meaning[pin] ?? pin))"
@@ -399,9 +416,10 @@ public enum BoardParser {
             let backlight = try gpio("display.bl", section: "display")
             let busy = try gpio("display.busy", section: "display")
             let cs = try gpio("display.cs", section: "display")
+            let power = try gpio("display.pwr", section: "display")
             let display = Board.Display(controller: controller, width: w, height: h, rotation: rotation,
                                         columnOffset: columnOffset, rowOffset: rowOffset, bus: displayBus,
-                                        dc: dc, reset: reset, backlight: backlight, busy: busy, chipSelect: cs)
+                                        dc: dc, reset: reset, backlight: backlight, busy: busy, chipSelect: cs, power: power)
             return (display, profile)
         }
 
@@ -459,7 +477,16 @@ public enum BoardParser {
                 try forbid(["buttons.chip", "buttons.active-low", "buttons.bias"]) {
                     "\($0.dropFirst(8)) is for bus = gpio; the kernel's gpio-keys driver handles it for evdev"
                 }
-                let device = try device("buttons.device", prefix: "/dev/input/", example: "/dev/input/by-path/platform-gpio-keys-event")
+                // A path, or the input device's name (EVIOCGNAME, as /proc/bus/input/devices shows it).
+                let device: String
+                if let v = entries["buttons.device"]?.value, !v.hasPrefix("/") {
+                    guard v.count <= 200, !v.contains("/"), v.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                        throw error("buttons.device", .badValue, "'\(show(v))' is not an input device name (no /) or a /dev/input/… path")
+                    }
+                    device = v
+                } else {
+                    device = try self.device("buttons.device", prefix: "/dev/input/", example: "/dev/input/by-path/platform-gpio-keys-event")
+                }
                 var codes: [Button: Int] = [:]
                 for b in layout.buttons {
                     let k = "buttons.\(Document.keyNames[b] ?? "")"
@@ -505,7 +532,8 @@ public enum BoardParser {
             }
             if has("buzzer.line") {
                 try forbid(["buzzer.pwm-chip", "buzzer.pwm-channel"]) { _ in "a buzzer is on a GPIO line or a PWM channel, not both" }
-                return try gpio("buzzer.line", section: "buzzer").map(Board.Buzzer.line)
+                let kind = Board.BuzzerKind(rawValue: try choice("buzzer.kind", Board.BuzzerKind.allCases.map(\.rawValue)) ?? "active") ?? .active
+                return try gpio("buzzer.line", section: "buzzer").map { Board.Buzzer.line($0, kind: kind) }
             }
             guard let e = entries["buzzer.pwm-chip"] else {
                 if has("buzzer.pwm-channel") {
@@ -515,6 +543,7 @@ public enum BoardParser {
                                  message: "missing: line = (a GPIO line) or pwm-chip = (e.g. pwmchip0)")
             }
             try forbid(["buzzer.chip"]) { _ in "chip is for a GPIO line; a PWM buzzer names pwm-chip and pwm-channel" }
+            try forbid(["buzzer.kind"]) { _ in "kind is for a buzzer on a GPIO line; a PWM channel always plays the pitch" }
             var chip = e.value
             if chip.hasPrefix("/sys/class/pwm/") { chip = String(chip.dropFirst(15)) }
             guard chip.hasPrefix("pwmchip"), chip.count > 7, chip.count < 12, chip.dropFirst(7).allSatisfy(\.isASCIIDigit) else {
