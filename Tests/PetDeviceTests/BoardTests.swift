@@ -137,7 +137,7 @@ final class BoardTests: XCTestCase {
 
         let fb = try load("linux-fbdev-gpio-keys")
         XCTAssertEqual(fb.display.bus, .framebuffer(device: "/dev/fb0"))
-        XCTAssertEqual(fb.buttons.bus, .evdev(device: "gpio-keys", codes: [.a: 103, .b: 28, .c: 1]))
+        XCTAssertEqual(fb.buttons.bus, .evdev(device: "deskpet-keys", codes: [.a: 103, .b: 28, .c: 1]))
     }
 
     /// The simulator carries only sim-* boards; a real board is never built in.
