@@ -23,6 +23,7 @@ Figures (NAME):
   stats       every stats screen over five years of scripted history
   render      full-frame renders of the 240x240 home screen per second, and the same screen drawn with PIL
   buttons     button edge -> frame ready (p50/p95/p99), bytes the panel receives per interaction
+  idle        the device loop on the real clock in poll(2) for a minute: CPU % asleep and awake (10 fps)
   wakeups     device-loop wake-ups per simulated idle hour: screen asleep (vs the core's own wake-ups),
               home awake with 10 fps animation and without
   spi         bytes on the SPI bus per interaction for the ST7789 240x240 board (driver -> emulated
@@ -511,6 +512,51 @@ func benchSPI(interactions: Int) throws {
           ("target", q("median<=5%, p90<=10% of a full frame"))])
 }
 
+/// The system clock, shifted into the past by `shiftMs` (so a loop can start "ten minutes ago" and
+/// find its screen asleep when the shift is removed).
+final class ShiftedClock: DeviceClock {
+    let base = SystemClock()
+    var shiftMs: Int64
+    init(shiftMs: Int64) { self.shiftMs = shiftMs }
+    var wallMs: Int64 { base.wallMs - shiftMs }
+    var monotonicNs: UInt64 { base.monotonicNs }
+}
+
+func cpuSeconds() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+}
+
+/// The idle daemon's CPU (SPEC §16: < 0.5 % of a core while the screen sleeps): the real device
+/// loop on the real clock, sleeping in poll(2), for `seconds` of wall time — with the screen asleep,
+/// and awake on home animating at 10 fps. The panel is the headless one (it decodes every byte it
+/// gets, which costs more than handing them to spidev), so the awake figure is an upper bound.
+func benchDaemonIdle(seconds: Double) throws {
+    for (label, asleep) in [("asleep", true), ("awake on home, 10 fps animation", false)] {
+        let clock = ShiftedClock(shiftMs: asleep ? 3_600_000 : 0)
+        let app = try PetApp(store: try EventStore.inMemory(), now: Instant(floorDiv(clock.wallMs, 1000)), zone: "Europe/Berlin")
+        if !asleep {
+            var d = app.state.device
+            d.dimAfter = 3600; d.sleepAfter = 7200
+            try app.handle(Command(id: "awake", at: Instant(floorDiv(clock.wallMs, 1000)), action: .setDevice(d))).get()
+        }
+        let panel = HeadlessPanel(profile: .square240)
+        let loop = DeviceLoop(app: app, hardware: Hardware(clock: clock, inputs: [], panel: panel), profile: .square240,
+                              layout: .threeButtons, boot: false, presentsEagerly: true, frameIntervalMs: 100)
+        clock.shiftMs = 0
+        // The measurement's end is a deadline of its own (asleep, nothing else would wake the loop).
+        let endMs = clock.wallMs + Int64(seconds * 1000)
+        loop.externalDeadlineMs = { endMs }
+        let t0 = monoNs(), c0 = cpuSeconds()
+        if let error = loop.run(until: { Double(monoNs() - t0) / 1e9 >= seconds }) { throw error }
+        let wall = Double(monoNs() - t0) / 1e9, cpu = cpuSeconds() - c0
+        emit([("figure", q("daemon_idle_cpu_percent")), ("screen", q(label)), ("seconds", f(wall, 1)),
+              ("cpu_percent", f(cpu / wall * 100, 3)), ("wakeups", "\(loop.wakeups)"), ("frames_to_panel", "\(panel.frames)"),
+              ("power", q(loop.ui.power.rawValue)), ("target", q(asleep ? "<0.5% of a core" : "(no target; awake cost)"))])
+    }
+}
+
 /// Spawns this binary in probe mode and measures until it exits.
 func benchColdStart(runs: Int, db: String, label: String) throws {
     var samples: [Double] = []
@@ -555,7 +601,7 @@ if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "spi"]
+var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "idle", "spi"]
 if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
@@ -569,6 +615,7 @@ do {
     }
     if only.contains("stats") { try benchStats(years: quick ? 1 : 5) }
     if only.contains("render") { progress("render: home screen frames"); try benchRender(frames: quick ? 500 : 20_000) }
+    if only.contains("idle") { progress("idle: the loop on the real clock, asleep then awake"); try benchDaemonIdle(seconds: quick ? 3 : 60) }
     if only.contains("wakeups") { progress("wakeups: an idle day asleep, an idle hour awake"); try benchWakeups() }
     if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
