@@ -23,6 +23,7 @@ Figures (NAME):
   stats       every stats screen over five years of scripted history
   render      full-frame renders of the 240x240 home screen per second, and the same screen drawn with PIL
   buttons     button edge -> frame ready (p50/p95/p99), bytes the panel receives per interaction
+  cpu         instructions per interaction under valgrind: DeskPet's path vs PIL + numpy + a full frame
   idle        the device loop on the real clock in poll(2) for a minute: CPU % asleep and awake (10 fps)
   wakeups     device-loop wake-ups per simulated idle hour: screen asleep (vs the core's own wake-ups),
               home awake with 10 fps animation and without
@@ -557,6 +558,93 @@ func benchDaemonIdle(seconds: Double) throws {
     }
 }
 
+/// An SPI bus that takes the bytes and drops them (what spidev costs in user space is the syscall).
+final class NullSPIBus: SPIBus {
+    var bytes = 0
+    let maxTransferSize = 4096
+    func write(_ b: UnsafeRawBufferPointer) throws(HardwareError) { bytes += b.count }
+}
+
+/// `--probe-interactions N`: the device's whole work for N interactions on the ST7789 board (edge →
+/// gesture → navigator → durable command → render → diff → pack → SPI transfers), the scripted mix of
+/// the spi figure; run under valgrind by `benchInstructions`.
+func probeInteractions(_ n: Int) -> Int32 {
+    do {
+        let bus = NullSPIBus()
+        let panel = try ST7789(bus: bus, dc: EmulatedLine("dc"), reset: EmulatedLine("rst"), backlight: EmulatedLine("bl"),
+                               delay: VirtualDelay(), config: ST7789.Config(width: 240, height: 240))
+        let board = try EmulatedBoard(panel: panel, profile: .square240, start: start2026, zone: "Europe/Berlin")
+        for i in 0..<n {
+            switch i % 8 {
+            case 0, 1, 2, 3: try board.press(.a)
+            case 4:
+                for _ in 0..<2 { try board.edge(.b, pressed: true); try board.run(forMs: 80); try board.edge(.b, pressed: false); try board.run(forMs: 120) }
+                try board.run(forMs: 300)
+            case 5: try board.run(forMs: 60_000)
+            case 6:
+                try board.send(try CommandParser.parse(name: "task.create", fields: ["task": "b\(i)", "title": "Bench task \(i)"],
+                                                       id: "b\(i)", at: board.now, clock: board.loop.app.state.clock))
+            default: try board.hold(.b)
+            }
+        }
+        return 0
+    } catch {
+        printError("probe-interactions: \(error)")
+        return 1
+    }
+}
+
+/// Runs a program under callgrind; the instructions it executed (nil: valgrind missing or failed).
+func instructions(_ argv: [String]) -> Int? {
+    let valgrind = "/usr/bin/valgrind"
+    guard access(valgrind, X_OK) == 0 else { return nil }
+    let err = tempDir() + "/callgrind.txt"
+    defer { removeFile(err) }
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let full = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"] + argv
+    var cargs = full.map { strdup($0) }
+    cargs.append(nil)
+    defer { for p in cargs { free(p) } }
+    guard posix_spawn(&pid, valgrind, &actions, nil, cargs, environ) == 0 else { return nil }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    guard status == 0, let text = try? readTextFile(err) else { return nil }
+    // "==123== Collected : 45678901"
+    for line in text.split(separator: "\n") where line.contains("Collected :") {
+        return line.split(separator: ":").last.flatMap { Int($0.filter { $0 != " " }) }
+    }
+    return nil
+}
+
+/// CPU per interaction, counted by valgrind (repeatable on a noisy machine): DeskPet's whole path
+/// against the Python hobbyist path (PIL redraw + numpy RGB565 + a full frame written) measured in
+/// the same run; each side's start-up (N = 0) is subtracted.
+func benchInstructions(interactions n: Int) throws {
+    let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : String(cString: getcwd(nil, 0)) + "/" + CommandLine.arguments[0]
+    guard let base = instructions([me, "--probe-interactions", "0"]), let ours = instructions([me, "--probe-interactions", "\(n)"]) else {
+        emit([("figure", q("instructions_per_interaction")), ("skipped", q("valgrind not installed (apt-get install valgrind)"))])
+        return
+    }
+    let perOurs = Double(ours - base) / Double(n)
+    var fields: [(String, String)] = [("figure", q("instructions_per_interaction")), ("interactions", "\(n)"),
+                                      ("deskpet", f(perOurs, 0)), ("path", q("edge->gesture->navigator->durable command->render->diff->pack->SPI (ST7789)"))]
+    let script = "tools/pil_interaction_bench.py"
+    if access(script, R_OK) == 0, let pyBase = instructions(["/usr/bin/python3", script, "0"]),
+       let py = instructions(["/usr/bin/python3", script, "\(n)"]) {
+        let perPy = Double(py - pyBase) / Double(n)
+        fields += [("python_pil_numpy", f(perPy, 0)), ("ratio", f(perPy / max(1, perOurs), 1))]
+    } else {
+        fields.append(("python_pil_numpy", q("skipped: needs python3-pil and python3-numpy")))
+    }
+    fields.append(("target", q("ratio >= 50")))
+    emit(fields)
+}
+
 /// Spawns this binary in probe mode and measures until it exits.
 func benchColdStart(runs: Int, db: String, label: String) throws {
     var samples: [Double] = []
@@ -596,12 +684,13 @@ func probeFirstFrame(_ db: String) -> Int32 {
 
 var argv = Array(CommandLine.arguments.dropFirst())
 if argv.first == "--probe-first-frame", argv.count == 2 { exit(probeFirstFrame(argv[1])) }
+if argv.first == "--probe-interactions", argv.count == 2, let n = Int(argv[1]) { exit(probeInteractions(n)) }
 if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
     exit(probeYearRSS(db: argv[1], out: argv[2], days: days))
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "idle", "spi"]
+var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu"]
 if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
@@ -615,6 +704,7 @@ do {
     }
     if only.contains("stats") { try benchStats(years: quick ? 1 : 5) }
     if only.contains("render") { progress("render: home screen frames"); try benchRender(frames: quick ? 500 : 20_000) }
+    if only.contains("cpu") { progress("cpu: instructions per interaction under valgrind (slow)"); try benchInstructions(interactions: quick ? 16 : 96) }
     if only.contains("idle") { progress("idle: the loop on the real clock, asleep then awake"); try benchDaemonIdle(seconds: quick ? 3 : 60) }
     if only.contains("wakeups") { progress("wakeups: an idle day asleep, an idle hour awake"); try benchWakeups() }
     if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }

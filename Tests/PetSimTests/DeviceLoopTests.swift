@@ -193,6 +193,24 @@ final class DeviceLoopTests: XCTestCase {
         XCTAssertEqual(panel.frames[0].rects.map { $0.area }, [Rect(x: 0, y: 0, w: 240, h: 240)], "whole after a failure")
     }
 
+    func testAWakeupThatChangesNothingDrawsNothing() throws {
+        let clock = VirtualClock(wallMs: t0.seconds * 1000 + 5_000)
+        let panel = HeadlessPanel(profile: .square240)
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0)
+        let loop = DeviceLoop(app: app, hardware: Hardware(clock: clock, inputs: [], panel: panel), profile: .square240,
+                              layout: .threeButtons, boot: false)
+        try loop.step()
+        XCTAssertEqual(loop.renders, 1)
+        XCTAssertEqual(panel.frames, 1)
+        clock.advance(ms: 10_000)          // same minute, nothing happened
+        try loop.step()
+        XCTAssertEqual(loop.renders, 1, "no render")
+        clock.advance(ms: 60_000)          // the clock on screen shows a new minute
+        try loop.step()
+        XCTAssertEqual(loop.renders, 2)
+        XCTAssertEqual(panel.frames, 2)
+    }
+
     // MARK: - Buzzer and LED
 
     func testRewardsCelebrateRemindersNudgeAndDeclinedActionsBuzzSoftly() throws {

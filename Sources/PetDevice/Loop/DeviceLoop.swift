@@ -35,6 +35,8 @@ public final class DeviceLoop {
     public private(set) var wakeups = 0
     /// Of those, the wake-ups that found the screen asleep (the idle daemon's cost).
     public private(set) var wakeupsAsleep = 0
+    /// Frames rendered (a wake-up that changed nothing on screen renders none).
+    public private(set) var renders = 0
     /// Called with every batch of stored events and the state after it.
     public var onEvents: (([Event], PetState) -> Void)?
     /// The phone-link protocol's entry point (the link issue fills it): a frame in, frames out.
@@ -50,7 +52,11 @@ public final class DeviceLoop {
     /// `expect`; at most the last 64).
     public private(set) var feedbackLog: [Feedback.Output] = []
     var nextFrameMs: Int64?
+    /// Something the screen shows may have changed since the last frame: events, the view, an
+    /// animation frame, the minute on the clock (or the second of a running focus countdown).
     var needsFrame = true
+    /// The clock shown by the last frame: a new minute (or focus second) needs a new frame.
+    var shownClock: Int64 = .min
     var lastBrightness: Int?
 
     public init(app: PetApp, hardware: Hardware, profile: DisplayProfile, layout: InputLayout,
@@ -127,6 +133,9 @@ public final class DeviceLoop {
                 }
             }
         }
+        let focusRunning = navigator.ui.screen == .focus && app.state.commitments.focus != nil
+        let clock = focusRunning ? floorDiv(nowMs, 1000) : floorDiv(nowMs, 60_000)
+        if clock != shownClock { needsFrame = true; shownClock = clock }
         if let interval = frameIntervalMs, animating {
             if nextFrameMs.map({ nowMs >= $0 }) ?? true {
                 needsFrame = true
@@ -221,6 +230,7 @@ public final class DeviceLoop {
 
     /// Renders the current screen into `canvas` (nothing is sent to the panel).
     public func render() {
+        renders += 1
         // The navigator's own view (rows, cursor, scroll, hints for this board): the screen only draws it.
         let ctx = ScreenContext(navigator: navigator, state: app.state, now: now, nowMs: nowMs, theme: theme)
         Screens.render(ctx, into: &canvas)
@@ -239,7 +249,11 @@ public final class DeviceLoop {
         if brightness != lastBrightness {
             do { try hardware.panel.setBrightness(brightness); lastBrightness = brightness } catch { note(error) }
         }
-        if navigator.ui.power == .asleep && !needsFrame && !evenAsleep { return }
+        // Nothing that is drawn changed: no render, no diff, no bytes (the simulator renders when
+        // looked at, `evenAsleep`).
+        if !needsFrame && !evenAsleep { return }
+        // A dark colour or OLED screen gets its frame when it wakes; e-paper shows what changed.
+        if navigator.ui.power == .asleep && !hardware.panel.isEPaper && !evenAsleep { return }
         needsFrame = false
         render()
         guard let frame = pipeline.frame(for: canvas, nowMs: nowMs) else { return }
@@ -249,6 +263,7 @@ public final class DeviceLoop {
         } catch {
             note(error)
             pipeline.invalidate()
+            needsFrame = true   // try again (whole) at the next wake-up
         }
     }
 
