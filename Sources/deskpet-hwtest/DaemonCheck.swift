@@ -296,7 +296,7 @@ extension Picture {
 
 /// `guest-frame --board FILE --source PATH (--pid PID --data DIR [--screen S[,S]] | --blank)`: with a running
 /// daemon, dump → read the panel → dump; the two dumps must agree (else the daemon drew in
-/// between: again, up to 5 times) and the panel must equal them. With `--blank` (the daemon has
+/// between: again, up to 8 times) and the panel must equal them. With `--blank` (the daemon has
 /// stopped): the panel must be black (white on e-paper).
 func guestFrame(_ args: inout [String]) throws -> Int32 {
     guard let boardPath = option("--board", &args), let source = option("--source", &args) else {
@@ -323,7 +323,7 @@ func guestFrame(_ args: inout [String]) throws -> Int32 {
     }
     let expectScreen = option("--screen", &args)
     var last = DaemonFrameCheck.lastDump(data: data)
-    for attempt in 1...5 {
+    for attempt in 1...8 {
         let before = try DaemonFrameCheck.requestDump(pid: pid, data: data, after: last)
         check.notes = []
         let got = try check.observed()
@@ -351,7 +351,7 @@ func guestFrame(_ args: inout [String]) throws -> Int32 {
         printLine("frame \(before.frames) (\(before.screen)) on the panel = the daemon's (\(expected.width)x\(expected.height), \(distinct) colours; dumps \(before.dump)-\(after.dump), try \(attempt), \(Int(monotonicMs() - start)) ms)")
         return 0
     }
-    printLine("FAIL the daemon kept drawing: no two dumps agreed in 5 tries")
+    printLine("FAIL the daemon kept drawing: no two dumps agreed in 8 tries")
     return 1
 }
 

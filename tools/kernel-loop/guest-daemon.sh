@@ -157,7 +157,7 @@ control() {
       printf '\x08\x21' > /dev/spidev0.0; kill $g; wait $g 2>/dev/null ;;
   esac
   out=$("$HWTEST" guest-frame --board "$BOARD" --source "$SOURCE" --blank 2>&1) && { echo "$out"; echo "a wrong pixel went unseen"; return 1; }
-  echo "$out" | tail -n1
+  echo "expected: $(echo "$out" | tail -n1)"
   echo "$out" | grep -q "1 of [0-9]* pixels are not"
 }
 
