@@ -79,6 +79,15 @@ press() {  # press BUTTON [SECONDS held]
   echo pull-down > $SIM/sim_gpio$i/pull; sleep "${2:-0.1}"
   echo pull-up > $SIM/sim_gpio$i/pull; sleep 0.4
 }
+# double B: down 80 ms, up, 120 ms, down 80 ms, up (the simulator's `double`): the second press must
+# come within 300 ms of the release, so the waits are bash's own timed read (no sleep process to start).
+exec 9<> <(:)
+pause() { read -r -t "$1" -u 9 || true; }
+double() {
+  local i; case $1 in A) i=0 ;; B) i=1 ;; C) i=2 ;; esac
+  echo pull-down > $SIM/sim_gpio$i/pull; pause 0.08; echo pull-up > $SIM/sim_gpio$i/pull; pause 0.12
+  echo pull-down > $SIM/sim_gpio$i/pull; pause 0.08; echo pull-up > $SIM/sim_gpio$i/pull; sleep 0.4
+}
 # A task title the journal holds from the start (as if the phone had sent it): it shows on the home
 # screen and must never appear in the daemon's log.
 TITLE="Call Dr Quill about KLOOP-7731"
@@ -101,7 +110,7 @@ start_daemon() {
 }
 
 buttons() {  # the menu opens (B); then settings (A A B), day start edited (B), one hour on (A), saved (B);
-             # back home (C C) and the task shown there completed (hold B)
+             # back home (C C), the task shown there completed (hold B), the pet petted (double B)
   press C                                # ends the boot screen if it still shows; on home: back to the first task
   press B
   frame --screen menu || return 1
@@ -112,6 +121,8 @@ buttons() {  # the menu opens (B); then settings (A A B), day start edited (B), 
   press C; press C                       # settings -> the menu -> home
   press B 1.0                            # held past the 700 ms long press: complete the task shown
   waitevent task.completed || { echo "no task.completed event in the journal"; sql "select seq, type from events"; return 1; }
+  double B                               # double B on home pets the pet (its first tap's menu is undone)
+  waitevent pet.petted || { echo "no pet.petted event in the journal"; sql "select seq, type from events"; return 1; }
   echo "journal: $(sql "select count(*) from events") events: $(sql "select group_concat(type, ' ') from events")"
   frame --screen home
 }
