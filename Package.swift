@@ -35,8 +35,9 @@ let package = Package(
         .executableTarget(name: "deskpet-sim", dependencies: ["PetUI", "PetDevice", "PetSim"]),
         .executableTarget(name: "deskpet-bench", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim"]),
         // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
-        // kernel-loop checks (tools/kernel-loop/guest-hardware.sh).
-        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetDevice"]),
+        // kernel-loop checks (tools/kernel-loop/guest-hardware.sh, guest-daemon.sh).
+        // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
+        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux"]),
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# vm-test.sh [hardware | selftest | GUEST_SCRIPT [ARG...]] — runs a kernel-loop guest script in a qemu VM
+# vm-test.sh [hardware | daemon | selftest | GUEST_SCRIPT [ARG...]] — runs a kernel-loop guest script in a qemu VM
 # booting Debian's kernel (gpio-sim, gpio_keys, evdev, vfb, recording SPI/I2C buses): docs/kernel-loop.md.
 #   hardware   (the default) builds deskpet-hwtest and runs tools/kernel-loop/guest-hardware.sh with it
+#   daemon     builds deskpet and deskpet-hwtest and runs tools/kernel-loop/guest-daemon.sh: the real daemon
+#              on the VM boards (tools/kernel-loop/boards: vfb, ST7789/SSD1680 on spidev, SSD1306 on i2c-dev)
 #   selftest   checks the kit itself (tools/kernel-loop/guest-selftest.sh)
 #   SCRIPT     any guest script, with its arguments
 # Builds the kit first if it is missing (~30-40 s; ~750 MB, never committed) under $KLOOP_KIT_DIR, default
@@ -18,11 +20,14 @@ KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit}
 what=${1:-hardware}
 [ $# -gt 0 ] && shift
 case "$what" in
-  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   hardware)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     BIN=$(cd "$ROOT" && swift build --show-bin-path)
     set -- "$BIN/deskpet-hwtest" "$@"; script=$KL/guest-hardware.sh; name=hardware ;;
+  daemon)
+    log=$(mktemp); (cd "$ROOT" && swift build --product deskpet >"$log" 2>&1 && swift build --product deskpet-hwtest >>"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
+    set -- "$(cd "$ROOT" && swift build --show-bin-path)" "$@"; script=$KL/guest-daemon.sh; name=daemon ;;
   selftest) script=$KL/guest-selftest.sh; name=selftest ;;
   *) script=$what; name=$(basename "$what" .sh) ;;
 esac

@@ -3,10 +3,13 @@ import Glibc
 #endif
 import PetDevice
 import PetLinux
+import PetSim
+import PetUI
 
 // deskpet-hwtest: tries a board's buttons, buzzer and LED with the real Linux backends (PetLinux),
 // for bringing up hardware. The hidden `guest-*` commands are the kernel-loop checks: they run
-// inside the test VM against gpio-sim (tools/kernel-loop/guest-hardware.sh, docs/kernel-loop.md).
+// inside the test VM against gpio-sim (tools/kernel-loop/guest-hardware.sh, docs/kernel-loop.md);
+// `notify-listen` and `guest-frame` check the daemon there (tools/kernel-loop/guest-daemon.sh).
 
 let usage = """
 usage: deskpet-hwtest COMMAND [OPTIONS]
@@ -177,6 +180,13 @@ func main() -> Int32 {
             waitFinished({ led.finishedCount }, after: before, limitMs: 10_000)
             led.close()
             printLine("showed \(pattern.rawValue) (\(LightPatternTable.durationMs(pattern)) ms)")
+        case "notify-listen":
+            guard let path = args.first else { throw UsageError(description: "notify-listen PATH") }
+            try notifyListen(path)
+        case "seed-journal":
+            try seedJournal(args)
+        case "guest-frame":
+            return try guestFrame(&args)
         case "guest-gpio", "guest-evdev", "guest-buzzer", "guest-led":
             guard let sim = option("--sim", &args) else { throw UsageError(description: "\(command) needs --sim DIR (the gpio-sim bank's sysfs directory)") }
             let chip = option("--chip", &args) ?? "pet-buttons"

@@ -38,6 +38,7 @@ Options:
                   e-paper never animates)
 
 Logs go to stderr (with journald priorities under systemd) and never contain personal text.
+SIGUSR1 (debugging, tests): writes what the panel shows to DATA/frame.dump (docs/kernel-loop.md).
 Board format: docs/boards.md. Wiring guides: docs/boards/.
 """
 
@@ -138,7 +139,7 @@ do { try makeDirectories(dataDir, mode: 0o700) } catch { fail("data folder: \(er
 // Signals arrive on a descriptor the loop waits on, so a stop never waits for the next deadline.
 var signals = sigset_t()
 sigemptyset(&signals)
-for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, s) }
+for s in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&signals, s) }
 sigprocmask(SIG_BLOCK, &signals, nil)
 let signalFD = signalfd(-1, &signals, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
 guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText())") }
@@ -175,6 +176,18 @@ loop.onWake = {
     }
 }
 
+// SIGUSR1: what the panel shows (the pipeline's last flushed surface, which the loop thread alone
+// changes: no flush can be half done here) to DATA/frame.dump, written atomically. The picture may
+// hold personal text, so it stays in the owner-only data folder with the journal.
+var dumps = 0
+@MainActor func dumpFrame() {
+    dumps += 1
+    let dump = FrameDump(surface: loop.pipeline.shown, frames: loop.pipeline.framesSent, dump: dumps,
+                         screen: loop.ui.menu != nil ? "menu" : loop.ui.screen.rawValue)
+    do { try writeFile(dataDir + "/frame.dump", dump.bytes, mode: 0o600) } catch { log.warning("frame dump: \(error)") }
+    log.info("frame dump \(dumps): \(dump.width)x\(dump.height), \(dump.frames) frames sent, screen \(dump.screen)")
+}
+
 var stopSignal: Int32 = 0
 var first = true
 log.info("starting on board \(board.name): \(board.display.controller) \(board.profile.id), journal \(dataDir)/deskpet.db, \(app.state.eventCount) events")
@@ -185,8 +198,9 @@ let error = loop.run(alsoWaitOn: [signalFD]) {
         log.info("ready: first frame on the panel")
     }
     var info = signalfd_siginfo()
-    let n = read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size)
-    if n == MemoryLayout<signalfd_siginfo>.size { stopSignal = Int32(info.ssi_signo) }
+    while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+        if Int32(info.ssi_signo) == SIGUSR1 { dumpFrame() } else { stopSignal = Int32(info.ssi_signo) }
+    }
     return stopSignal != 0
 }
 try? notify.send(.stopping)
