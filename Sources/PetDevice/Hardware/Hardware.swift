@@ -120,15 +120,17 @@ public protocol Indicator: AnyObject {
     func show(_ pattern: LightPattern) throws(HardwareError)
 }
 
-/// The phone link's transport: whole frames in and out (the protocol lives above it; the link
-/// issue fills this seam with TCP, Unix sockets and BLE).
+/// The phone link's transport: clients coming and going and whole frames in and out (the protocol
+/// lives above it, in a `LinkServing`; the link issue fills this seam with TCP, Unix sockets and BLE).
 public protocol PhoneLink: AnyObject {
     /// A descriptor that becomes readable when frames (or connections) are waiting.
     var fileDescriptor: Int32? { get }
-    /// The frames received since the last call. Never blocks.
-    func receive() throws(HardwareError) -> [LinkFrame]
-    /// Sends a frame to one client.
+    /// What happened since the last call, in order. Never blocks.
+    func receive() throws(HardwareError) -> [LinkEvent]
+    /// Sends a frame to one client (a client that is gone is not an error).
     func send(_ frame: LinkFrame) throws(HardwareError)
+    /// Drops a client (bad input, a timeout).
+    func disconnect(client: Int)
 }
 
 /// One message of the phone link, with the client it came from or goes to.
@@ -136,6 +138,26 @@ public struct LinkFrame: Sendable, Equatable {
     public var client: Int
     public var bytes: [UInt8]
     public init(client: Int, bytes: [UInt8]) { self.client = client; self.bytes = bytes }
+}
+
+/// What a transport reports.
+public enum LinkEvent: Sendable, Equatable {
+    case connected(client: Int)
+    case frame(LinkFrame)
+    case disconnected(client: Int)
+}
+
+/// The phone protocol on top of a `PhoneLink` (PetLink's service). The loop hands it every link
+/// event and every batch of stored events, and sends what it returns.
+public protocol LinkServing: AnyObject {
+    /// A client came, sent a frame or went: the frames to send (replies, refusals).
+    func handle(_ event: LinkEvent, loop: DeviceLoop) -> [LinkFrame]
+    /// Events were stored (by anyone): the frames to push to connected clients.
+    func pushed(_ events: [Event], loop: DeviceLoop) -> [LinkFrame]
+    /// When it next needs the loop to wake (a client's timeout), wall ms; nil: never.
+    func nextDeadlineMs(loop: DeviceLoop) -> Int64?
+    /// The loop woke: time-outs, clients to drop. The frames to send.
+    func tick(loop: DeviceLoop) -> [LinkFrame]
 }
 
 /// A board's hardware: what the device loop drives.

@@ -39,8 +39,8 @@ public final class DeviceLoop {
     public private(set) var renders = 0
     /// Called with every batch of stored events and the state after it.
     public var onEvents: (([Event], PetState) -> Void)?
-    /// The phone-link protocol's entry point (the link issue fills it): a frame in, frames out.
-    public var linkHandler: ((LinkFrame, DeviceLoop) -> [LinkFrame])?
+    /// The phone-link protocol (PetLink's service) on `hardware.link`.
+    public var link: LinkServing?
     /// A deadline of the program around the loop (the daemon's watchdog ping), in wall ms; the loop
     /// wakes for it like for its own.
     public var externalDeadlineMs: (() -> Int64?)?
@@ -101,6 +101,7 @@ public final class DeviceLoop {
         if let n = navigator.nextDeadline(state: app.state, now: now) { consider(n.seconds &* 1000) }
         if animating, let f = nextFrameMs { consider(f) }
         consider(externalDeadlineMs?())
+        consider(link?.nextDeadlineMs(loop: self))
         return best
     }
 
@@ -124,14 +125,11 @@ public final class DeviceLoop {
             for e in edges { try feed(e) }
         }
         try pollGestures()
-        if let link = hardware.link {
-            let frames: [LinkFrame]
-            do { frames = try link.receive() } catch { note(error); frames = [] }
-            for f in frames {
-                for reply in linkHandler?(f, self) ?? [] {
-                    do { try link.send(reply) } catch { note(error) }
-                }
-            }
+        if let transport = hardware.link {
+            let events: [LinkEvent]
+            do { events = try transport.receive() } catch { note(error); events = [] }
+            for e in events { sendLink(link?.handle(e, loop: self) ?? []) }
+            sendLink(link?.tick(loop: self) ?? [])
         }
         let focusRunning = navigator.ui.screen == .focus && app.state.commitments.focus != nil
         let clock = focusRunning ? floorDiv(nowMs, 1000) : floorDiv(nowMs, 60_000)
@@ -204,11 +202,20 @@ public final class DeviceLoop {
         needsFrame = true
     }
 
+    /// Sends frames on the phone link (failures are recorded; the client is dropped).
+    public func sendLink(_ frames: [LinkFrame]) {
+        guard let transport = hardware.link else { return }
+        for f in frames {
+            do { try transport.send(f) } catch { note(error); transport.disconnect(client: f.client) }
+        }
+    }
+
     private func report(_ events: [Event], byOwner: Bool, declined: Bool = false) {
         if !events.isEmpty {
             navigator.note(events: events, state: app.state, now: now)
             onEvents?(events, app.state)
             needsFrame = true
+            sendLink(link?.pushed(events, loop: self) ?? [])
         }
         guard !events.isEmpty || declined else { return }
         let at = events.last?.at ?? now
