@@ -135,7 +135,7 @@ public struct Canvas: Sendable {
         pixels.withUnsafeMutableBufferPointer { buf in
             for yy in c.y..<c.maxY {
                 let row = yy * width
-                for xx in c.x..<c.maxX { buf[row + xx] = color }
+                UnsafeMutableBufferPointer(rebasing: buf[(row + c.x)..<(row + c.maxX)]).update(repeating: color)
             }
         }
     }

@@ -17,6 +17,11 @@ public enum FrameDiff {
             new.pixels.withUnsafeBufferPointer { b in
                 for y in 0..<new.height {
                     let row = y * w
+                    // Most rows are unchanged: one branch-free pass (which the compiler vectorizes)
+                    // decides, and only a changed row is scanned pixel by pixel.
+                    var acc: UInt16 = 0
+                    for x in 0..<w { acc |= a[row + x] ^ b[row + x] }
+                    if acc == 0 { continue }
                     var minX = -1, maxX = -1
                     for x in 0..<w where a[row + x] != b[row + x] {
                         if minX < 0 { minX = x }
