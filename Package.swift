@@ -40,7 +40,7 @@ let package = Package(
         // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
         // kernel-loop checks (tools/kernel-loop/guest-hardware.sh, guest-daemon.sh).
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
-        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
+        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux"]),
 

@@ -24,6 +24,9 @@ public struct DeskPetGATTConfig: Sendable {
     public var hasBattery: Bool = false
     /// The longest phone-protocol frame body a command may announce (the protocol's maximum).
     public var maxFrameBody: Int = 65_536
+    /// Command writes, state reads and Current Time writes need an encrypted link (BT_SECURITY ≥
+    /// medium). Only a test turns this off (the kernel-loop VM has no pairing agent).
+    public var requireEncryption = true
 
     public init(deviceName: String, hasBattery: Bool = false) { self.deviceName = deviceName; self.hasBattery = hasBattery }
 
@@ -38,12 +41,12 @@ public struct DeskPetGATTConfig: Sendable {
                 GATTCharacteristic(.bit16(0x2A05), [.indicate], .serviceChanged),
             ]),
             GATTService(DeskPetUUID.service, [
-                GATTCharacteristic(DeskPetUUID.command, [.write, .writeWithoutResponse], .command, encryptedWrite: true, userDescription: "command"),
+                GATTCharacteristic(DeskPetUUID.command, [.write, .writeWithoutResponse], .command, encryptedWrite: requireEncryption, userDescription: "command"),
                 GATTCharacteristic(DeskPetUUID.event, [.notify, .indicate], .event, userDescription: "event"),
-                GATTCharacteristic(DeskPetUUID.state, [.read], .state, encryptedRead: true, userDescription: "state"),
+                GATTCharacteristic(DeskPetUUID.state, [.read], .state, encryptedRead: requireEncryption, userDescription: "state"),
             ]),
             GATTService(.bit16(0x1805), [
-                GATTCharacteristic(.bit16(0x2A2B), [.read, .write, .notify], .currentTime, encryptedWrite: true),
+                GATTCharacteristic(.bit16(0x2A2B), [.read, .write, .notify], .currentTime, encryptedWrite: requireEncryption),
             ]),
             GATTService(.bit16(0x180A), [
                 GATTCharacteristic(.bit16(0x2A29), [.read], .fixed(Array(manufacturer.utf8))),
