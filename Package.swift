@@ -25,8 +25,11 @@ let package = Package(
         .target(name: "PetStore", dependencies: ["CSQLite"]),
         // Pure renderer: state -> pixels.
         .target(name: "PetUI", dependencies: ["PetCore"]),
-        // Linux hardware backends: spidev, i2c-dev, fbdev, GPIO and evdev buttons, buzzer, LEDs, sd_notify.
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice"]),
+        // The phone link: ATT codec and GATT server (ATT/, GATT/; stdlib only), the protocol (other folders).
+        .target(name: "PetLink"),
+        // Linux hardware backends: spidev, i2c-dev, fbdev, GPIO and evdev buttons, buzzer, LEDs, sd_notify,
+        // the BLE link (BLE/: mgmt socket, L2CAP ATT listener).
+        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice", "PetLink"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
         // The simulated board: virtual clock, headless display, scenario runner.
@@ -37,7 +40,7 @@ let package = Package(
         // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
         // kernel-loop checks (tools/kernel-loop/guest-hardware.sh, guest-daemon.sh).
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
-        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
+        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux"]),
 
@@ -48,7 +51,8 @@ let package = Package(
         .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
-        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "PetUI", "CLinux", "TestSupport"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "PetUI", "CLinux", "PetLink", "TestSupport"]),
+        .testTarget(name: "PetLinkTests", dependencies: ["PetLink", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
