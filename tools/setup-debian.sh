@@ -3,7 +3,7 @@
 # Idempotent and quiet when everything is there. Needs root or sudo to install.
 #   libsqlite3-dev  the event journal         libgpiod-dev      buttons, buzzer, LED (v1 API)
 #   libbluetooth-dev the BLE phone link       pkg-config        how SwiftPM finds them
-#   sqlite3, pngcheck, python3-pil            independent readers used by the tests
+#   sqlite3, pngcheck, python3-pil, tshark    independent readers used by the tests (tshark decodes our BLE captures)
 set -euo pipefail
 need=()
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
@@ -14,6 +14,7 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 command -v pngcheck >/dev/null || need+=(pngcheck)
 /usr/bin/python3 -c 'import PIL' 2>/dev/null || need+=(python3-pil)
 command -v tmux >/dev/null || need+=(tmux)
+command -v tshark >/dev/null || need+=(tshark)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   sudo=""
