@@ -29,17 +29,20 @@ let package = Package(
         .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
+        // The phone link: SHA-256/HMAC, the framed JSON protocol, pairing, the service the device
+        // loop serves, and the TCP/Unix socket transports (docs/protocol.md).
+        .target(name: "PetLink", dependencies: ["CLinux", "PetCore", "PetStore", "PetDevice"]),
         // The simulated board: virtual clock, headless display, scenario runner.
-        .target(name: "PetSim", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice"]),
+        .target(name: "PetSim", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetLink"]),
 
-        .executableTarget(name: "deskpet-sim", dependencies: ["PetUI", "PetDevice", "PetSim"]),
-        .executableTarget(name: "deskpet-bench", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim"]),
+        .executableTarget(name: "deskpet-sim", dependencies: ["PetUI", "PetDevice", "PetSim", "PetLink"]),
+        .executableTarget(name: "deskpet-bench", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "PetLink"]),
         // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
         // kernel-loop checks (tools/kernel-loop/guest-hardware.sh, guest-daemon.sh).
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
         .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The device daemon: deskpet run --board FILE --data DIR.
-        .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux"]),
+        .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux", "PetLink"]),
 
         // What every test target shares: running tools, a seeded generator, temp folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
+        .testTarget(name: "PetLinkTests", dependencies: ["PetLink", "PetCore", "PetStore", "PetDevice", "PetSim", "TestSupport"]),
         .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "PetUI", "CLinux", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
