@@ -25,24 +25,26 @@ let package = Package(
         .target(name: "PetStore", dependencies: ["CSQLite"]),
         // Pure renderer: state -> pixels.
         .target(name: "PetUI", dependencies: ["PetCore"]),
-        // The phone link: ATT codec and GATT server (ATT/, GATT/; stdlib only), the protocol (other folders).
-        .target(name: "PetLink"),
         // Linux hardware backends: spidev, i2c-dev, fbdev, GPIO and evdev buttons, buzzer, LEDs, sd_notify,
         // the BLE link (BLE/: mgmt socket, L2CAP ATT listener).
         .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice", "PetLink"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
+        // The phone link: SHA-256/HMAC, the framed JSON protocol, pairing, the service the device
+        // loop serves, the TCP/Unix socket transports (docs/protocol.md), and the ATT codec and GATT
+        // server the BLE transport runs (ATT/, GATT/; docs/ble.md).
+        .target(name: "PetLink", dependencies: ["CLinux", "PetCore", "PetStore", "PetDevice"]),
         // The simulated board: virtual clock, headless display, scenario runner.
-        .target(name: "PetSim", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice"]),
+        .target(name: "PetSim", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetLink"]),
 
-        .executableTarget(name: "deskpet-sim", dependencies: ["PetUI", "PetDevice", "PetSim"]),
-        .executableTarget(name: "deskpet-bench", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim"]),
+        .executableTarget(name: "deskpet-sim", dependencies: ["PetUI", "PetDevice", "PetSim", "PetLink"]),
+        .executableTarget(name: "deskpet-bench", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "PetLink"]),
         // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
         // kernel-loop checks (tools/kernel-loop/guest-hardware.sh, guest-daemon.sh).
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
         .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The device daemon: deskpet run --board FILE --data DIR.
-        .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux"]),
+        .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux", "PetLink"]),
 
         // What every test target shares: running tools, a seeded generator, temp folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -51,8 +53,8 @@ let package = Package(
         .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
+        .testTarget(name: "PetLinkTests", dependencies: ["PetLink", "PetCore", "PetStore", "PetDevice", "PetSim", "TestSupport"]),
         .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "PetUI", "CLinux", "PetLink", "TestSupport"]),
-        .testTarget(name: "PetLinkTests", dependencies: ["PetLink", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -185,7 +185,7 @@ public final class PetApp {
 
     /// Bump when PetState's encoding or the fold changes: older snapshots are then ignored and the
     /// journal is replayed in full.
-    public static let snapshotFormat = 1
+    public static let snapshotFormat = 2
 
     /// Saves the current state as a snapshot at the journal's last event. Failures are ignored:
     /// a snapshot is only a speed-up.

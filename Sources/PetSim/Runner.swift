@@ -1,5 +1,6 @@
 import PetCore
 import PetDevice
+import PetLink
 import PetStore
 import PetUI
 
@@ -14,6 +15,11 @@ public final class ScenarioRunner {
         public var quiet = false
         /// Keep the journal on disk (default) or in memory (faster, no `restart`/`off`).
         public var inMemory = false
+        /// Serve the phone link there (`tcp:127.0.0.1:PORT`, `unix:PATH`; docs/protocol.md):
+        /// phones are answered at every step, and the `serve` step lets real time pass serving.
+        public var link: String?
+        /// Allow a TCP link address other machines can reach.
+        public var linkRemote = false
         public init() {}
     }
 
@@ -62,12 +68,28 @@ public final class ScenarioRunner {
         }
         let startInstant = Instant(rules.utc(for: start.local))
         let device: SimDevice
+        var transport: SocketLink?
+        do {
+            if let address = options.link {
+                transport = try SocketLink(parsing: address, allowRemote: options.linkRemote)
+            }
+        } catch {
+            throw .failed(file: scenario.file, line: 1, step: "start", message: "--link: \(error)")
+        }
+        defer { transport?.close() }
+        let service = LinkService()
         do {
             device = try SimDevice(dbPath: db, start: startInstant, zone: start.zone, dayStart: start.dayStart,
                                    profile: scenario.display, layout: scenario.buttons,
-                                   debounceMs: scenario.debounceMs, boot: false)
+                                   debounceMs: scenario.debounceMs, boot: false,
+                                   link: transport, linkService: transport == nil ? nil : service)
         } catch {
             throw .failed(file: scenario.file, line: 1, step: "start", message: error.description)
+        }
+        if let transport, !options.quiet {
+            let shown = if case .tcp(let host, _) = transport.address { "tcp:\(host):\(transport.port)" } else { transport.address.description }
+            print("  📱 phone link listening on \(shown)")
+            if options.verbose { service.log = { [print] in print("  " + $0) } }
         }
         // Close the journal when the run ends, passed or failed, so other tools can read it at once.
         defer { device.app.store.close() }
@@ -114,6 +136,27 @@ public final class ScenarioRunner {
                   + "coins \(s.coins), level \(s.level), streak \(s.streak), \(summary.events) events stored")
         }
         return summary
+    }
+
+    /// Serves the phone link for `ms` of real time while the virtual clock runs at real speed
+    /// (deadlines on the way happen at their instants). The pairing code the screen shows is
+    /// printed when it changes, as an owner would read it off the display.
+    private func serve(_ device: SimDevice, ms: Int64) throws(AppError) {
+        let clock = SystemClock()
+        let end = clock.monotonicNs &+ UInt64(max(0, ms)) &* 1_000_000
+        var shownCode: String?
+        var last = clock.monotonicNs
+        while clock.monotonicNs < end {
+            let left = Int32(clamping: (end - clock.monotonicNs) / 1_000_000)
+            try device.serveLink(waitingUpToMs: min(50, max(1, left)))
+            let elapsedMs = (clock.monotonicNs &- last) / 1_000_000
+            try device.wait(ms: Int64(elapsedMs))
+            last &+= elapsedMs &* 1_000_000
+            if device.ui.pairingCode != shownCode {
+                shownCode = device.ui.pairingCode
+                if let code = shownCode, !options.quiet { print("  📱 pairing code on the screen: \(code)") }
+            }
+        }
     }
 
     private func perform(_ step: Scenario.Step, device: SimDevice, scenario: Scenario, line: Int, dir: String,
@@ -196,6 +239,9 @@ public final class ScenarioRunner {
             summary.expectations += 1
         case .echo(let text):
             if !options.quiet { print("  " + text) }
+        case .serve(let seconds):
+            guard device.loop.hardware.link != nil else { throw fail("'serve' needs a phone link (deskpet-sim run --link ADDR)") }
+            try serve(device, ms: seconds * 1000)
         }
     }
 

@@ -50,6 +50,9 @@ public struct Scenario: Sendable {
         /// Closes the app and reopens it from the database; the rebuilt state must equal the live one.
         case restart
         case echo(String)
+        /// Serve the phone link for this many seconds of real time (the virtual clock runs at
+        /// real speed meanwhile); needs `deskpet-sim run --link`.
+        case serve(Int64)
     }
 
     public enum Op: String, Sendable, CaseIterable {
@@ -293,8 +296,9 @@ public enum ScenarioParser {
             guard args.isEmpty else { throw Problem(message: "restart takes no arguments") }
             return .restart
         case "echo": return .echo(args.joined(separator: " "))
+        case "serve": return .serve(try duration())
         default:
-            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, joystick, chord, send, reject, expect, snapshot, export, restart, echo)")
+            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, joystick, chord, send, reject, expect, snapshot, export, restart, echo, serve)")
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PetCore
 import PetDevice
+import PetLink
 import PetStore
 import PetUI
 
@@ -65,7 +66,8 @@ public final class SimDevice {
     public init(dbPath: String?, start: Instant, zone: String, dayStart: Int = 3,
                 options: EventStore.Options = EventStore.Options(),
                 profile: DisplayProfile = .square240, layout: InputLayout = .threeButtons,
-                debounceMs: Int = 30, boot: Bool = true, frameIntervalMs: Int64? = nil) throws(AppError) {
+                debounceMs: Int = 30, boot: Bool = true, frameIntervalMs: Int64? = nil,
+                link: PhoneLink? = nil, linkService: LinkServing? = nil) throws(AppError) {
         self.dbPath = dbPath
         self.options = options
         self.profile = profile
@@ -77,9 +79,10 @@ public final class SimDevice {
         let app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
         clock = VirtualClock(wallMs: max(start.seconds, app.state.now.seconds) &* 1000)
         panel = HeadlessPanel(profile: profile)
-        let hardware = Hardware(clock: clock, inputs: [input], panel: panel, sounder: sounder, indicator: indicator)
+        let hardware = Hardware(clock: clock, inputs: [input], panel: panel, sounder: sounder, indicator: indicator, link: link)
         loop = DeviceLoop(app: app, hardware: hardware, profile: profile, layout: layout, debounceMs: debounceMs,
                           boot: boot, presentsEagerly: false, frameIntervalMs: frameIntervalMs)
+        loop.link = linkService
         try loop.step()
         render()
     }
@@ -141,6 +144,25 @@ public final class SimDevice {
     /// Shows a pairing code (as the phone link does when a phone asks to pair); nil hides it.
     public func showPairingCode(_ code: String?) {
         loop.showPairingCode(code)
+    }
+
+    // MARK: - Phone link
+
+    /// Serves the phone link once at the current virtual time (what the transport has waiting:
+    /// connections, frames; the answers are sent). No time passes.
+    public func serveLink() throws(AppError) {
+        try loop.step()
+    }
+
+    /// Serves the phone link for `ms` of real time at most, waking when the transport's
+    /// descriptor is readable (poll(2)); the virtual clock does not move. For scripted runs
+    /// (the scenario step `serve`) and tests with a client in another process.
+    public func serveLink(waitingUpToMs ms: Int32) throws(AppError) {
+        if let fd = loop.hardware.link?.fileDescriptor {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, max(0, ms))
+        }
+        try loop.step()
     }
 
     // MARK: - Buttons

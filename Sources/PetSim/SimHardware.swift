@@ -1,5 +1,6 @@
 import PetCore
 import PetDevice
+import PetLink
 import PetUI
 
 // The simulated board's backends: a virtual clock, scripted button edges, a headless panel that
@@ -26,6 +27,11 @@ public final class VirtualClock: DeviceClock {
     public func move(toWallMs ms: Int64) {
         if ms > wallMs { advance(ms: ms - wallMs) } else { wallMs = ms }
     }
+}
+
+/// The phone's `time.set` moves the virtual clock (forward as time passing, back as a clock set back).
+extension VirtualClock: SettableClock {
+    public func setWallMs(_ ms: Int64) throws(HardwareError) { move(toWallMs: ms) }
 }
 
 /// Button edges queued by a script or the terminal, stamped with the clock's monotonic time

@@ -22,6 +22,11 @@ Usage:
 Options:
   --out DIR       where snapshots and journals go (default: out); each scenario gets DIR/<name>/
   --in-memory     keep the journal in memory (faster; 'off' and 'restart' steps are refused)
+  --link ADDR     run: serve the phone link (docs/protocol.md) at tcp:127.0.0.1:PORT or unix:PATH
+                  while the scenarios run; the 'serve 30s' step lets real time pass serving it
+                  (the pairing code on the screen is printed). TCP is loopback only unless
+                  --link-remote is given too.
+  --link-remote   allow a --link tcp: address other machines can reach
   --verbose, -v   print every step as it runs
   --quiet, -q     print only failures
   --board B       the board to simulate: a board file (boards/*.board, docs/boards.md) or the name
@@ -69,6 +74,8 @@ while i < args.count {
     case "--verbose", "-v": options.verbose = true
     case "--quiet", "-q": options.quiet = true
     case "--in-memory": options.inMemory = true
+    case "--link": options.link = value(a)
+    case "--link-remote": options.linkRemote = true
     case "--print": printDemo = true
     case "--interactive", "-i": interactive = true
     case "--gif": gifPath = value(a)

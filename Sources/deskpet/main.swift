@@ -4,6 +4,7 @@ import Glibc
 import CLinux
 import PetCore
 import PetDevice
+import PetLink
 import PetLinux
 import PetStore
 import PetUI
@@ -15,7 +16,7 @@ let usage = """
 deskpet: the DeskPet device daemon — the pet on a real board (buttons, display, buzzer, LED).
 
 Usage:
-  deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N]
+  deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N] [--link ADDR] [--link-remote]
   deskpet check --board BOARD
   deskpet boards
   deskpet --help | --version
@@ -36,6 +37,10 @@ Options:
   --zone ZONE     the time zone of a new pet (default: the system's, from /etc/localtime)
   --fps N         animation frames per second while the screen is on (default 10; 0 = none;
                   e-paper never animates)
+  --link ADDR     where phones connect (docs/protocol.md): unix:PATH or tcp:HOST:PORT, or none
+                  (default unix:DATA/link.sock, owner-only); TCP listens on loopback only unless
+                  --link-remote is given too
+  --link-remote   allow --link tcp: on an address other machines can reach
 
 Logs go to stderr (with journald priorities under systemd) and never contain personal text.
 SIGUSR1 (debugging, tests): writes what the panel shows to DATA/frame.dump (docs/kernel-loop.md).
@@ -56,7 +61,7 @@ var args = Array(CommandLine.arguments.dropFirst())
 if args.isEmpty || args.contains("--help") || args.contains("-h") { print(usage); exit(args.isEmpty ? 2 : 0) }
 if args.contains("--version") { print("deskpet \(version)"); exit(0) }
 let command = args.removeFirst()
-var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10
+var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10, linkArg: String?, linkRemote = false
 while !args.isEmpty {
     let a = args.removeFirst()
     func value() -> String {
@@ -67,6 +72,8 @@ while !args.isEmpty {
     case "--board": boardArg = value()
     case "--data": dataDir = value()
     case "--zone": zoneArg = value()
+    case "--link": linkArg = value()
+    case "--link-remote": linkRemote = true
     case "--fps":
         let v = value()
         guard let n = Int(v), (0...60).contains(n) else { fail("--fps \(v): a number from 0 to 60", status: 2) }
@@ -145,7 +152,7 @@ let signalFD = signalfd(-1, &signals, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
 guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText())") }
 
 let clock = SystemClock()
-let hardware: Hardware
+var hardware: Hardware
 do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
 
 let store: EventStore
@@ -155,9 +162,19 @@ do {
     app = try PetApp(store: store, now: Instant(floorDiv(clock.wallMs, 1000)), zone: zoneArg ?? systemZone())
 } catch { fail("journal: \(error)") }
 
+// The phone link (TCP or a Unix socket; BLE comes with the board's adapter).
+let linkAddress = linkArg ?? "unix:\(dataDir)/link.sock"
+if linkAddress != "none" {
+    do { hardware.link = try SocketLink(parsing: linkAddress, allowRemote: linkRemote) } catch { fail("--link: \(error)", status: 2) }
+}
+
 let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
                       debounceMs: board.debounceMs, boot: true, presentsEagerly: true,
                       frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
+
+let linkService = LinkService()
+linkService.log = { log.info($0) }
+if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \(linkAddress)") }
 
 // systemd: READY after the first frame, the watchdog pinged at half its interval.
 let notify = SystemdNotify()

@@ -149,6 +149,8 @@ final class EventCodingTests: XCTestCase {
             .reminder(.shown(nudge)), .reminder(.missed(nudge)), .reminder(.suppressed(nudge)),
             .reminder(.delivered(ids: ["habit:h1:20514", "task:a:0"])),
             .reminder(.silenced(until: Instant(1_772_442_000))), .reminder(.silenced(until: nil)),
+            .phone(.paired(id: "phone-1", name: "Pixel", tokenHash: String(repeating: "ab", count: 32))),
+            .phone(.unpaired(id: "phone-1")), .phone(.pairingLocked(until: Instant(1_772_442_600))),
         ] + habitExamples() + shopExamples() + quitExamples() + screenExamples() + commitmentExamples()
     }
 
@@ -182,7 +184,7 @@ final class EventCodingTests: XCTestCase {
 
     static var subsystemTypes: [String] {
         HabitEvent.allTypes + ShopEvent.allTypes + CommitmentEvent.allTypes + QuitEvent.allTypes
-            + ScreenEvent.allTypes + ReminderEvent.allTypes
+            + ScreenEvent.allTypes + ReminderEvent.allTypes + PhoneEvent.allTypes
     }
 
     func testEverySubsystemEventTypeHasAnExample() {
@@ -219,7 +221,7 @@ final class EventCodingTests: XCTestCase {
         case .levelReached: 24
         case .badgeEarned: 25
         case .dayClosed: 26
-        case .habit, .shop, .commitment, .quit, .screen, .reminder: 27
+        case .habit, .shop, .commitment, .quit, .screen, .reminder, .phone: 27
         case .deviceSettingsChanged: 28
         }
     }

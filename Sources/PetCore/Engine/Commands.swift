@@ -81,6 +81,8 @@ public enum Action: Sendable, Equatable {
     case screen(ScreenAction)
     /// Reminder delivery to the phone, silence (Reminders/Reminders.swift).
     case reminder(ReminderAction)
+    /// Paired phones and pairing lockouts (Phones/Phones.swift; only the phone link sends these).
+    case phone(PhoneAction)
 
     /// The protocol name of the command (also the scenario `send` name).
     public var name: String {
@@ -111,6 +113,7 @@ public enum Action: Sendable, Equatable {
         case .quit(let a): a.name
         case .screen(let a): a.name
         case .reminder(let a): a.name
+        case .phone(let a): a.name
         }
     }
 }

@@ -52,6 +52,7 @@ public enum EventKind: Sendable, Equatable {
     case quit(QuitEvent)
     case screen(ScreenEvent)
     case reminder(ReminderEvent)
+    case phone(PhoneEvent)
 
     /// Stable type name stored in the journal.
     public var type: String {
@@ -84,7 +85,7 @@ public enum EventKind: Sendable, Equatable {
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
         case .deviceSettingsChanged: "settings.device"
-        case .habit, .shop, .commitment, .quit, .screen, .reminder: subEvent?.type ?? ""
+        case .habit, .shop, .commitment, .quit, .screen, .reminder, .phone: subEvent?.type ?? ""
         }
     }
 
@@ -98,6 +99,7 @@ public enum EventKind: Sendable, Equatable {
         case .quit(let e): e
         case .screen(let e): e
         case .reminder(let e): e
+        case .phone(let e): e
         default: nil
         }
     }
@@ -172,7 +174,7 @@ extension EventKind: Codable {
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
         case .deviceSettingsChanged(let d): try c.encode(d, forKey: .settings)
-        case .habit, .shop, .commitment, .quit, .screen, .reminder: try subEvent?.encode(to: encoder)
+        case .habit, .shop, .commitment, .quit, .screen, .reminder, .phone: try subEvent?.encode(to: encoder)
         }
     }
 

@@ -71,6 +71,8 @@ public struct PetState: Sendable, Equatable, Codable {
     public var quit = QuitState()
     public var screen = ScreenState()
     public var reminders = ReminderState()
+    /// Paired phones and the pairing lockout (Phones/Phones.swift).
+    public var phones = PhonesState()
     /// Per-day aggregates for the stats screens (SPEC §12), kept for the whole history.
     public var stats = StatsState()
 
@@ -82,7 +84,7 @@ public struct PetState: Sendable, Equatable, Codable {
         case coinsEarned, coinsSpent, tasksCompleted, streak, bestStreak, lastBreak, weekStart, weekClean
         case weekDone, perfectWeeks, purchases, badges, pet, needs, lastCelebration, lastPetting, speech
         case tally, lastReminder, remindersMissed, seenCommands, eventCount, habits, shop, commitments, quit
-        case screen, stats
+        case screen, stats, phones
         case reminders = "notices"
     }
 

@@ -98,6 +98,7 @@ extension Engine {
         QuitLogSubsystem.self,
         ScreenTimeSubsystem.self,
         RemindersSubsystem.self,
+        PhonesSubsystem.self,
     ]
 
     /// Each subsystem's next wake-up, in list order.

@@ -120,8 +120,11 @@ public protocol Indicator: AnyObject {
     func show(_ pattern: LightPattern) throws(HardwareError)
 }
 
-/// The phone link's transport: clients coming and going and whole frames in and out (the protocol
-/// lives above it, in a `LinkServing`; the link issue fills this seam with TCP, Unix sockets and BLE).
+/// The phone link's transport: clients coming and going and bytes in and out. `LinkEvent.frame`
+/// carries whatever piece of a client's byte stream arrived and `send` writes the bytes given (the
+/// framing, reassembly and protocol live above it, in a `LinkServing`: PetLink's `LinkService`,
+/// docs/protocol.md). PetLink's `SocketLink` is TCP and Unix sockets; BLE cuts the same stream into
+/// MTU−3 sized chunks.
 public protocol PhoneLink: AnyObject {
     /// A descriptor that becomes readable when frames (or connections) are waiting.
     var fileDescriptor: Int32? { get }

@@ -125,8 +125,14 @@ public struct Navigator: Sendable {
         self = Navigator(state: state, now: now, config: config, boot: false)
     }
 
-    /// The pairing code to show (nil: none). The phone link sets it.
-    public mutating func setPairingCode(_ code: String?) { ui.pairingCode = code }
+    /// The pairing code to show (nil: none). The phone link sets it; a new code opens the
+    /// pairing screen (the owner has to read it), hiding it leaves the screen where it is.
+    public mutating func setPairingCode(_ code: String?) {
+        ui.pairingCode = code
+        if code != nil && ui.screen != .pairing && ui.screen != .boot {
+            open(.pairing)
+        }
+    }
 
     // MARK: - Input
 

@@ -9,6 +9,11 @@ enum PairingScreen {
         l.header(&canvas, l.size == .tiny ? "Pair phone" : "Pair a phone")
         let p = l.pal
         let area = l.content
+        if let until = c.state.phones.lockedUntil, c.now < until {
+            let minutes = (until - c.now + 59) / 60
+            l.empty(&canvas, "Pairing locked after 5 wrong codes. Try again in \(minutes) min.", area: area)
+            return
+        }
         guard let raw = c.ui.pairingCode, !raw.isEmpty else {
             l.empty(&canvas, "Waiting for the phone... Open DeskPet on your phone and choose Pair.", area: area)
             return

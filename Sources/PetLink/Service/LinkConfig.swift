@@ -1,0 +1,21 @@
+import PetDevice
+
+/// The phone link's limits (docs/protocol.md#limits).
+public struct LinkConfig: Sendable, Equatable {
+    /// Connections served at once; the next one gets `too_many_clients` and is closed.
+    public var maxClients = 16
+    /// A frame begun but not finished within this is a timeout (the client is dropped).
+    public var halfFrameTimeoutMs: Int64 = 30_000
+    /// A connection that sends no whole frame for this long is dropped (clients `ping`).
+    public var idleTimeoutMs: Int64 = 120_000
+    /// How long a pairing challenge (and the code on screen) stays good.
+    public var challengeSeconds = 120
+    /// Events replayed at most after `hello.last_seq` (older gaps: `truncated`, then resync).
+    public var replayLimit = 500
+    public init() {}
+}
+
+/// A clock the phone may set (`time.set`): the daemon's system clock, the simulator's virtual one.
+public protocol SettableClock: AnyObject {
+    func setWallMs(_ ms: Int64) throws(HardwareError)
+}

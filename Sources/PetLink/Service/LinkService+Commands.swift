@@ -1,0 +1,111 @@
+import PetCore
+import PetDevice
+
+/// `command` messages (docs/protocol.md#commands): every domain command through `CommandParser`
+/// (the same names and fields as the simulator's `send`), plus the link's own: `export`,
+/// `time.set`, `state` and `wipe`. A command's journal id is the phone's id and the client's,
+/// `phone-1:c-17`, so one phone's ids never collide with another's or the device's own.
+extension LinkService {
+    /// The longest client command id (the journal's limit is 64, less the phone prefix).
+    public static let maxClientID = 48
+
+    /// Commands only the link knows (the rest go to `CommandParser`).
+    public static let linkCommands = ["export", "time.set", "state", "wipe"]
+
+    func command(_ m: CommandMessage, phone: String, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        guard Self.validClientID(m.id) else {
+            return reply(c, ErrorMessage(id: nil, code: DomainError.invalidField(field: "id", reason: "").code,
+                                         message: "invalid id: must be 1–\(Self.maxClientID) ASCII letters, digits or - _ . : #"))
+        }
+        var fields: [String: String] = [:]
+        for (k, v) in m.fields ?? [:] {
+            guard let text = v.fieldText else {
+                return reply(c, ErrorMessage(id: m.id, code: "invalid_field", message: "invalid \(k.prefix(40)): must be a string, a whole number or a boolean"))
+            }
+            fields[k] = text
+        }
+        switch m.name {
+        case "export": return export(id: m.id, from: c, loop: loop)
+        case "state": return reply(c, stateMessage(loop, id: m.id, withTasks: true))
+        case "time.set": return setTime(id: m.id, fields: fields, from: c, loop: loop)
+        case "wipe":
+            return reply(c, ErrorMessage(id: m.id, code: ErrorCode.confirmOnDevice,
+                                         message: "a wipe needs the owner on the device: hold A and C for 3 s"))
+        default: break
+        }
+        let journalID = "\(phone):\(m.id)"
+        let command: Command
+        if loop.app.engine.isDuplicate(journalID) {
+            // Seen before: the app answers with the stored reply whatever the action says (and
+            // the fields may no longer parse: a relative time, a deleted task).
+            command = Command(id: journalID, at: loop.now, action: .petThePet)
+        } else {
+            do {
+                command = try CommandParser.parse(name: m.name, fields: fields, id: journalID, at: loop.now,
+                                                  clock: loop.state.clock, current: loop.state.device)
+            } catch {
+                return reply(c, ErrorMessage(id: m.id, code: error.code, message: error.description))
+            }
+        }
+        let outcome: Outcome
+        do { outcome = try loop.send(command) } catch {
+            log?("link: journal failed for a \(m.name.prefix(40)) command: \(error)")
+            return reply(c, ErrorMessage(id: m.id, code: ErrorCode.journal, message: "the journal could not store this command; nothing changed"))
+        }
+        switch outcome.result {
+        case .failure(let e):
+            return reply(c, ErrorMessage(id: m.id, code: e.code, message: e.description))
+        case .success(let r):
+            var out = ReplyMessage(id: m.id, command: r.command)
+            out.events = r.events; out.coins = r.coins; out.xp = r.xp; out.level = r.level; out.reward = r.reward
+            out.duplicate = r.duplicate; out.seq = Int64(loop.state.eventCount)
+            return reply(c, out)
+        }
+    }
+
+    static func validClientID(_ id: String) -> Bool {
+        guard (1...maxClientID).contains(id.utf8.count) else { return false }
+        return id.utf8.allSatisfy { b in
+            (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || "-_.:#".utf8.contains(b)
+        }
+    }
+
+    private func export(id: String, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        let doc: [UInt8]
+        do { doc = try Export.document(loop.app, now: loop.now) } catch {
+            return reply(c, ErrorMessage(id: id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
+        }
+        let pieces = ExportPart.pieces(of: doc)
+        var frames: [LinkFrame] = []
+        for (i, p) in pieces.enumerated() {
+            frames += reply(c, ExportPart(id: id, part: i, parts: pieces.count, data: p))
+        }
+        var r = ReplyMessage(id: id, command: "export")
+        r.parts = pieces.count; r.bytes = doc.count; r.seq = Int64(loop.state.eventCount)
+        return frames + reply(c, r)
+    }
+
+    private func setTime(id: String, fields: [String: String], from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        guard let text = fields["unix_ms"], let ms = Int64(text), ms > 0 else {
+            return reply(c, ErrorMessage(id: id, code: "invalid_field", message: "invalid unix_ms: must be milliseconds since 1970 (a positive whole number)"))
+        }
+        guard let clock = loop.hardware.clock as? SettableClock else {
+            return reply(c, ErrorMessage(id: id, code: ErrorCode.unsupported, message: "this device's clock cannot be set from the phone"))
+        }
+        do { try clock.setWallMs(ms) } catch {
+            log?("link: time.set failed: \(error)")
+            return reply(c, ErrorMessage(id: id, code: ErrorCode.unsupported, message: "the clock could not be set: \(error.reason)"))
+        }
+        log?("link: clock set by the phone")
+        // A clock jump is not time the clients were idle.
+        let now = loop.nowMs
+        for k in sessions.keys {
+            sessions[k]?.lastFrameMs = now
+            if sessions[k]?.partialSinceMs != nil { sessions[k]?.partialSinceMs = now }
+            if sessions[k]?.challenge != nil { sessions[k]?.challenge?.expiresMs = now + Int64(config.challengeSeconds) * 1000 }
+        }
+        var r = ReplyMessage(id: id, command: "time.set")
+        r.clockMs = loop.nowMs; r.seq = Int64(loop.state.eventCount)
+        return reply(c, r)
+    }
+}

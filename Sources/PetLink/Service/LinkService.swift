@@ -1,0 +1,263 @@
+import PetCore
+import PetDevice
+import PetStore
+
+/// The phone protocol on a `PhoneLink` (docs/protocol.md): the device loop hands it every
+/// transport event, every batch of stored events and its wake-ups, and sends what it returns.
+/// No thread per client: each connection is a `Session` (frame reassembly, authentication,
+/// pairing challenge, timers) in one dictionary, served on the loop's thread.
+///
+/// Order on the wire for a command: the events it stored and the `state` summary (pushed while
+/// the command commits), then its `reply` — sent only after the journal transaction is durable.
+public final class LinkService: LinkServing {
+    public let config: LinkConfig
+    let random: SecureRandom
+    var sessions: [Int: Session] = [:]
+    /// Wrong pairing codes in a row (any connection); the 5th journals a lockout.
+    public internal(set) var wrongCodes = 0
+    /// The connection whose pairing code is on screen.
+    var codeShownFor: Int?
+    /// Short notes for the operator's log: client numbers, message types, codes, sizes — never
+    /// personal text.
+    public var log: ((String) -> Void)?
+
+    public init(config: LinkConfig = LinkConfig(), random: SecureRandom = SystemRandom()) {
+        self.config = config
+        self.random = random
+    }
+
+    /// Connections open now, and how many of them are authenticated phones.
+    public var clientCount: Int { sessions.count }
+    public var authenticatedCount: Int { sessions.values.filter { $0.phone != nil }.count }
+
+    // MARK: - LinkServing
+
+    public func handle(_ event: LinkEvent, loop: DeviceLoop) -> [LinkFrame] {
+        switch event {
+        case .connected(let c):
+            if sessions.count >= config.maxClients {
+                log?("link: client \(c) refused: \(sessions.count) clients connected")
+                drop(c, ErrorMessage(code: ErrorCode.tooManyClients, message: "the device serves at most \(config.maxClients) connections"), loop: loop)
+                return []
+            }
+            sessions[c] = Session(nowMs: loop.nowMs)
+            return []
+        case .disconnected(let c):
+            forget(c, loop: loop)
+            return []
+        case .frame(let f):
+            return received(f, loop: loop)
+        }
+    }
+
+    public func pushed(_ events: [Event], loop: DeviceLoop) -> [LinkFrame] {
+        guard !events.isEmpty else { return [] }
+        let last = Int64(loop.state.eventCount)
+        let first = last - Int64(events.count) + 1
+        var drops: [Int] = []
+        // A wipe (a new genesis) forgets every pairing; an unpairing forgets that phone.
+        var unpaired: Set<String> = []
+        var wiped = false
+        var reminders = false
+        for e in events {
+            switch e.kind {
+            case .genesis: wiped = true
+            case .phone(.unpaired(let id)): unpaired.insert(id)
+            case .reminder(.shown), .reminder(.missed): reminders = true
+            default: break
+            }
+        }
+        for (c, s) in sessions {
+            guard let phone = s.phone else { continue }
+            if wiped || unpaired.contains(phone) { drops.append(c) }
+        }
+        var frames: [LinkFrame] = []
+        let bodies = events.enumerated().map { i, e in Self.eventMessage(e, seq: first + Int64(i)) }
+        let state = MessageEncoder.frame(stateMessage(loop, id: nil, withTasks: false))
+        let queued = reminders ? MessageEncoder.frame(remindersMessage(loop)) : nil
+        for c in sessions.keys.sorted() where sessions[c]?.phone != nil && !drops.contains(c) {
+            for b in bodies { frames.append(LinkFrame(client: c, bytes: b)) }
+            if let queued { frames.append(LinkFrame(client: c, bytes: queued)) }
+            frames.append(LinkFrame(client: c, bytes: state))
+        }
+        for c in drops {
+            sessions[c]?.phone = nil
+            log?("link: client \(c) no longer paired (\(wiped ? "device wiped" : "phone unpaired"))")
+            frames.append(LinkFrame(client: c, bytes: MessageEncoder.frame(ErrorMessage(
+                code: ErrorCode.notPaired, message: wiped ? "the device was reset: pair again" : "this phone was unpaired"))))
+        }
+        return frames
+    }
+
+    public func nextDeadlineMs(loop: DeviceLoop) -> Int64? {
+        var best: Int64?
+        func consider(_ t: Int64) { best = best.map { min($0, t) } ?? t }
+        for s in sessions.values {
+            consider(s.lastFrameMs &+ config.idleTimeoutMs)
+            if let p = s.partialSinceMs { consider(p &+ config.halfFrameTimeoutMs) }
+            if let ch = s.challenge { consider(ch.expiresMs) }
+        }
+        return best
+    }
+
+    public func tick(loop: DeviceLoop) -> [LinkFrame] {
+        let now = loop.nowMs
+        for c in sessions.keys.sorted() {
+            guard let s = sessions[c] else { continue }
+            if let p = s.partialSinceMs, now - p >= config.halfFrameTimeoutMs {
+                log?("link: client \(c) dropped: half a frame for \(config.halfFrameTimeoutMs / 1000) s")
+                drop(c, ErrorMessage(code: ErrorCode.timeout, message: "a frame was left unfinished for \(config.halfFrameTimeoutMs / 1000) s"), loop: loop)
+            } else if now - s.lastFrameMs >= config.idleTimeoutMs {
+                log?("link: client \(c) dropped: idle")
+                drop(c, ErrorMessage(code: ErrorCode.timeout, message: "no message for \(config.idleTimeoutMs / 1000) s (send ping to stay connected)"), loop: loop)
+            } else if let ch = s.challenge, now >= ch.expiresMs {
+                sessions[c]?.challenge = nil
+                hideCode(ifShownFor: c, loop: loop)
+            }
+        }
+        return []
+    }
+
+    // MARK: - Frames in
+
+    private func received(_ f: LinkFrame, loop: DeviceLoop) -> [LinkFrame] {
+        guard var s = sessions[f.client] else { return [] }
+        let bodies: [[UInt8]]
+        do {
+            bodies = try s.decoder.feed(f.bytes)
+        } catch {
+            let code = if case .frameTooLarge = error { ErrorCode.frameTooLarge } else { ErrorCode.malformed }
+            log?("link: client \(f.client) dropped: \(error)")
+            drop(f.client, ErrorMessage(code: code, message: error.description), loop: loop)
+            return []
+        }
+        let now = loop.nowMs
+        if !bodies.isEmpty { s.lastFrameMs = now }
+        if s.decoder.hasPartialFrame { if s.partialSinceMs == nil || !bodies.isEmpty { s.partialSinceMs = now } }
+        else { s.partialSinceMs = nil }
+        sessions[f.client] = s
+        var out: [LinkFrame] = []
+        for body in bodies {
+            // The session may have been dropped by an earlier message of the same read.
+            guard sessions[f.client] != nil else { break }
+            out += message(body, from: f.client, loop: loop)
+        }
+        return out
+    }
+
+    private func message(_ body: [UInt8], from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        let m: ClientMessage
+        do { m = try ClientMessage.decode(body) } catch {
+            let code = if case .unknownType = error { ErrorCode.unknownType } else { ErrorCode.malformed }
+            return reply(c, ErrorMessage(code: code, message: error.description))
+        }
+        guard let s = sessions[c] else { return [] }
+        if case .hello(let h) = m { return hello(h, from: c, loop: loop) }
+        guard s.saidHello else { return reply(c, ErrorMessage(code: ErrorCode.helloFirst, message: "say hello first")) }
+        switch m {
+        case .hello: return []
+        case .ping: return reply(c, Pong(seq: Int64(loop.state.eventCount)))
+        case .pairBegin: return pairBegin(from: c, loop: loop)
+        case .pairFinish(let p): return pairFinish(p, from: c, loop: loop)
+        case .unpair(let u):
+            guard let phone = s.phone else { return reply(c, ErrorMessage(code: ErrorCode.notPaired, message: "pair first")) }
+            return unpair(u.phone ?? phone, from: c, loop: loop)
+        case .command(let cmd):
+            guard let phone = s.phone else {
+                return reply(c, ErrorMessage(id: cmd.id, code: ErrorCode.notPaired, message: "only hello and pairing before this phone is paired"))
+            }
+            return command(cmd, phone: phone, from: c, loop: loop)
+        }
+    }
+
+    private func hello(_ h: Hello, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        guard ProtocolVersion.supported.contains(h.version) else {
+            return reply(c, ErrorMessage(code: ErrorCode.unsupportedVersion,
+                                         message: "protocol version \(h.version) is not supported (supported: \(ProtocolVersion.supported.map(String.init).joined(separator: ", ")))"))
+        }
+        sessions[c]?.saidHello = true
+        var frames: [LinkFrame] = []
+        if let token = h.token {
+            guard let raw = Hex.decode(token), raw.count == 32,
+                  let phone = loop.state.phones.phone(withTokenHash: Hex.encode(SHA256.hash(raw))) else {
+                log?("link: client \(c): unknown token")
+                sessions[c]?.phone = nil
+                return reply(c, ErrorMessage(code: ErrorCode.badToken, message: "this token is not paired with the device (pair again)"))
+            }
+            sessions[c]?.phone = phone.id
+        }
+        let seq = Int64(loop.state.eventCount)
+        guard let phone = sessions[c]?.phone else {
+            return reply(c, Welcome(paired: false, phone: nil, seq: seq))
+        }
+        // Replay what the phone missed (bounded), then the queued reminders, then the state.
+        var replay: [[UInt8]] = []
+        var truncated: Bool?
+        if let last = h.lastSeq, last < seq {
+            let from = max(last, seq - Int64(config.replayLimit))
+            if from > last { truncated = true }
+            do {
+                for row in try loop.app.store.events(after: max(0, from), limit: config.replayLimit) {
+                    replay.append(MessageEncoder.frame(EventMessage(
+                        seq: row.seq, at: row.at, kind: EventMessage.kind(type: row.type, coinsDelta: row.coinsDelta),
+                        event: JSONValue.parse(row.payload) ?? .null)))
+                }
+            } catch {
+                log?("link: replay failed: \(error)")
+                truncated = true
+            }
+        }
+        frames.append(LinkFrame(client: c, bytes: MessageEncoder.frame(
+            Welcome(paired: true, phone: phone, seq: seq, replayed: h.lastSeq == nil ? nil : replay.count, truncated: truncated))))
+        for b in replay { frames.append(LinkFrame(client: c, bytes: b)) }
+        if !loop.state.reminders.outbox.isEmpty { frames.append(LinkFrame(client: c, bytes: MessageEncoder.frame(remindersMessage(loop)))) }
+        frames.append(LinkFrame(client: c, bytes: MessageEncoder.frame(stateMessage(loop, id: nil, withTasks: false))))
+        return frames
+    }
+
+    // MARK: - Helpers
+
+    func reply<T: Encodable>(_ c: Int, _ message: T) -> [LinkFrame] {
+        [LinkFrame(client: c, bytes: MessageEncoder.frame(message))]
+    }
+
+    /// Sends a last error and closes the connection.
+    func drop(_ c: Int, _ error: ErrorMessage, loop: DeviceLoop) {
+        loop.sendLink([LinkFrame(client: c, bytes: MessageEncoder.frame(error))])
+        loop.hardware.link?.disconnect(client: c)
+        forget(c, loop: loop)
+    }
+
+    private func forget(_ c: Int, loop: DeviceLoop) {
+        sessions.removeValue(forKey: c)
+        hideCode(ifShownFor: c, loop: loop)
+    }
+
+    func hideCode(ifShownFor c: Int, loop: DeviceLoop) {
+        guard codeShownFor == c else { return }
+        codeShownFor = nil
+        loop.showPairingCode(nil)
+    }
+
+    /// An event as pushed: its journal body, its seq, its kind for phones.
+    static func eventMessage(_ e: Event, seq: Int64) -> [UInt8] {
+        let body = MessageEncoder.body(e.kind)
+        let value = JSONValue.parse(String(decoding: body, as: UTF8.self)) ?? .null
+        return MessageEncoder.frame(EventMessage(seq: seq, at: e.at.seconds, kind: EventMessage.kind(type: e.kind.type, coinsDelta: e.kind.coinsDelta), event: value))
+    }
+
+    func stateMessage(_ loop: DeviceLoop, id: String?, withTasks: Bool) -> StateMessage {
+        let s = loop.state
+        let tasks = withTasks ? s.openTasks().map {
+            StateMessage.TaskSummary(id: $0.id, title: $0.title, due: $0.due?.seconds, category: $0.category)
+        } : nil
+        return StateMessage(id: id, seq: Int64(s.eventCount), coins: s.coins, xp: s.xp, level: s.level, streak: s.streak,
+                            mood: s.mood(at: max(loop.now, s.now)).rawValue, remindersWaiting: s.reminders.outbox.count, tasks: tasks)
+    }
+
+    func remindersMessage(_ loop: DeviceLoop) -> RemindersMessage {
+        RemindersMessage(items: loop.state.reminders.outbox.map {
+            .init(id: $0.id, source: $0.source.rawValue, ref: $0.ref, due: $0.due.seconds, solicited: $0.solicited)
+        })
+    }
+}

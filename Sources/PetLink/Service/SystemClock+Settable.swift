@@ -1,0 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PetDevice
+
+/// The daemon's clock can be set by the phone (`time.set`) when the process may set the system
+/// time (CAP_SYS_TIME; the systemd unit grants it, docs/protocol.md#time). Without it the phone
+/// gets `unsupported` and the message from the kernel.
+extension SystemClock: SettableClock {
+    public func setWallMs(_ ms: Int64) throws(HardwareError) {
+        var ts = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int(ms % 1000) * 1_000_000)
+        if clock_settime(CLOCK_REALTIME, &ts) != 0 {
+            throw HardwareError(device: "system clock", operation: "set the time", reason: String(cString: strerror(errno)))
+        }
+    }
+}
