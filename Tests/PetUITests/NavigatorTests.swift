@@ -237,4 +237,35 @@ final class NavigatorTests: XCTestCase {
         XCTAssertEqual(NavRows.settings(hasChord: false).last, .factoryReset)
         XCTAssertEqual(NavRows.menu.count, ScreenID.allCases.count - 3, "every screen but boot, home and task detail")
     }
+
+    // MARK: - Unpairing from the device (issue 9)
+
+    func testHoldSelectOnAPairedPhoneUnpairsItAndOnlyWhenNoCodeShows() throws {
+        var w = try NavWorld()
+        try w.send(.phone(.pair(id: "phone-1", name: "Kitchen tablet", tokenHash: String(repeating: "a", count: 64))))
+        try w.send(.phone(.pair(id: "phone-2", name: "Anna's phone", tokenHash: String(repeating: "b", count: 64))))
+        var nav = Navigator(state: w.state, now: w.now, boot: false)
+        _ = nav.handle(press(.select), state: w.state, now: w.now)                   // the menu
+        while nav.ui.menu.map({ NavRows.menu[$0] }) != .pairing {
+            _ = nav.handle(press(.next), state: w.state, now: w.now)
+        }
+        _ = nav.handle(press(.select), state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.screen, .pairing)
+        XCTAssertEqual(nav.view.list?.rows.map(\.id), ["phone:phone-1", "phone:phone-2"])
+        _ = nav.handle(press(.next), state: w.state, now: w.now)
+        XCTAssertEqual(nav.view.list?.selectedRow?.id, "phone:phone-2")
+        XCTAssertTrue(nav.view.hintText.contains("unpair"), nav.view.hintText)
+        // Holding B: its tap first (select does nothing here), then the hold grows out of it.
+        XCTAssertEqual(nav.handle(press(.select), state: w.state, now: w.now), [])
+        let effects = nav.handle(grown(.holdSelect), state: w.state, now: w.now)
+        XCTAssertEqual(effects, [.send(.phone(.unpair(id: "phone-2")))])
+        try w.send(.phone(.unpair(id: "phone-2")))
+        nav.tick(state: w.state, now: w.now)
+        XCTAssertEqual(nav.view.list?.rows.map(\.id), ["phone:phone-1"])
+        // While a pairing code shows, the list (and unpairing) is not there.
+        nav.setPairingCode("123456")
+        nav.tick(state: w.state, now: w.now)
+        _ = nav.handle(press(.select), state: w.state, now: w.now)
+        XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: w.now), [])
+    }
 }

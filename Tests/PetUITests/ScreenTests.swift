@@ -150,7 +150,7 @@ final class ScreenTests: XCTestCase {
             var missing = UIFixture.ui(for: .taskDetail); missing.detailTaskID = "nope"
             XCTAssertTrue(render(.taskDetail, p, .light, state: fresh, ui: missing).showsText("Task not found"), "\(p)")
             var noCode = UIFixture.ui(for: .pairing); noCode.pairingCode = nil
-            XCTAssertTrue(render(.pairing, p, .light, state: fresh, ui: noCode).showsText("Waiting"), "\(p)")
+            XCTAssertTrue(render(.pairing, p, .light, state: fresh, ui: noCode).showsText("No phones"), "\(p)")
             XCTAssertTrue(render(.urgeLog, p, .light, state: fresh, ui: UIState(screen: .urgeLog, lastInput: UIFixture.now))
                 .showsText("Boredom") || p.sizeClass == .tiny, "\(p)")
             for s in ScreenID.allCases {

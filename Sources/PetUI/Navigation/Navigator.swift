@@ -211,7 +211,14 @@ public struct Navigator: Sendable {
         case .commitments: return commitmentInput(input, state: state, now: now)
         case .settings: return settingsInput(input, state: state)
         case .pairing:
-            if input == .back { pop() }
+            switch input {
+            case .previous, .next: if ui.pairingCode == nil { move(input) }
+            case .holdSelect:
+                // Unpair the highlighted phone (its token stops working at once).
+                if ui.pairingCode == nil, let id = selected("phone") { return [.send(.phone(.unpair(id: id)))] }
+            case .back: pop()
+            default: break
+            }
             return []
         }
     }

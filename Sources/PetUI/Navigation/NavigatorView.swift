@@ -62,6 +62,9 @@ extension Navigator {
         if ui.menu != nil { return [(.previous, "up"), (.next, "down"), (.select, "open"), (.back, "close")] }
         switch ui.screen {
         case .boot, .home: return []
+        case .pairing:
+            if ui.pairingCode != nil { return [(.back, "back")] }
+            return [(.previous, "up"), (.next, "down"), (.holdSelect, "unpair"), (.back, "back")]
         case .settings where ui.editingSetting:
             let rows = NavRows.settings(hasChord: config.hasChord)
             if rows.indices.contains(ui.cursor), rows[ui.cursor] == .factoryReset {
@@ -189,7 +192,11 @@ extension NavRows {
             }
             let triggers = ui.urgeTriggers.isEmpty ? s.urgeTriggerMenu(at: now) : ui.urgeTriggers
             return triggers.map { NavRow(id: "trigger:" + $0, label: s.quitTriggerName($0) ?? $0) }
-        case .boot, .home, .taskDetail, .stats, .focus, .pairing:
+        case .pairing:
+            // The paired phones (hold select unpairs one); none while a code is shown.
+            guard ui.pairingCode == nil else { return [] }
+            return s.phones.paired.map { NavRow(id: "phone:" + $0.id, label: $0.name.isEmpty ? $0.id : $0.name) }
+        case .boot, .home, .taskDetail, .stats, .focus:
             return []
         }
     }

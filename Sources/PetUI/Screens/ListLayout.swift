@@ -64,7 +64,11 @@ public enum ListLayout {
                 let top = content.y + (state.quitGauge(at: now) != nil ? 9 : 0)
                 return ListFrame(area: Rect(x: 0, y: top + 9, w: W, h: H - top - 9), rowHeight: m.rowHeight)
             }
-        case .boot, .home, .taskDetail, .stats, .focus, .pairing:
+        case .pairing:
+            // The paired phones, under a line saying how to pair another (while no code shows).
+            let textH = m.big ? 30 : (m.size == .paper ? 13 : 9)
+            return ListFrame(area: Rect(x: 0, y: content.y + textH, w: W, h: content.h - textH - hints), rowHeight: m.rowHeight)
+        case .boot, .home, .taskDetail, .stats, .focus:
             return nil
         }
     }

@@ -1,8 +1,25 @@
 import PetCore
 
 /// Pairing: the 6-digit code (`ui.pairingCode`) as large as the display allows, grouped 3+3, with
-/// what to do with it; "waiting" while the phone link has not set a code.
+/// what to do with it; while no code shows, how to pair and the paired phones (hold select unpairs
+/// the highlighted one).
 enum PairingScreen {
+    static func phones(_ c: ScreenContext, _ l: Look, _ canvas: inout Canvas) {
+        let s = c.state
+        let area = l.content
+        let hintH = l.big ? l.hints(&canvas, c.view.hintText) : 0
+        let intro = l.size == .tiny ? "Pair: choose Pair in the app" : "To pair: open DeskPet on the phone, choose Pair."
+        Txt.drawWrapped(&canvas, intro, x: l.pad, y: area.y + (l.big ? 4 : 1), width: l.W - 2 * l.pad, maxLines: l.big ? 2 : 1,
+                        l.pal.muted, .small, centred: false)
+        guard let list = c.view.list, !list.rows.isEmpty,
+              let frame = ListLayout.frame(.pairing, profile: c.profile, state: s, now: c.now) else {
+            let rest = Rect(x: 0, y: area.y + (l.big ? 30 : 10), w: l.W, h: max(0, area.h - (l.big ? 30 : 10) - hintH))
+            l.empty(&canvas, "No phones paired yet (up to \(PhoneRules.maxPhones)).", area: rest)
+            return
+        }
+        l.list(&canvas, list, frame: frame)
+    }
+
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
         let l = Look(c)
         l.begin(&canvas)
@@ -15,7 +32,7 @@ enum PairingScreen {
             return
         }
         guard let raw = c.ui.pairingCode, !raw.isEmpty else {
-            l.empty(&canvas, "Waiting for the phone... Open DeskPet on your phone and choose Pair.", area: area)
+            phones(c, l, &canvas)
             return
         }
         let code = raw.count == 6 ? String(raw.prefix(3)) + " " + String(raw.suffix(3)) : raw
