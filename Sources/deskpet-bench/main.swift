@@ -469,6 +469,22 @@ func benchWakeups() throws {
 /// at every wake-up, the ST7789 driver turns each into CASET/RASET/RAMWR and pixel transfers, and
 /// the emulated controller counts every byte (and checks the traffic). A scripted day: moving
 /// through lists, double taps, a minute passing, a phone command, long presses.
+/// Interaction `i` of the scripted day the panel figures use: four presses of A, a double tap of B
+/// (pets the pet), a minute passing, a phone command, a hold of B (completes the shown task).
+func scriptedInteraction(_ i: Int, on board: EmulatedBoard) throws {
+    switch i % 8 {
+    case 0, 1, 2, 3: try board.press(.a)
+    case 4:
+        for _ in 0..<2 { try board.edge(.b, pressed: true); try board.run(forMs: 80); try board.edge(.b, pressed: false); try board.run(forMs: 120) }
+        try board.run(forMs: 300)
+    case 5: try board.run(forMs: 60_000)
+    case 6:
+        try board.send(try CommandParser.parse(name: "task.create", fields: ["task": "b\(i)", "title": "Bench task \(i)"],
+                                               id: "b\(i)", at: board.now, clock: board.loop.app.state.clock))
+    default: try board.hold(.b)
+    }
+}
+
 func benchSPI(interactions: Int) throws {
     let p = try EmulatedPanel.st7789(ST7789.Config(width: 240, height: 240))
     let board = try EmulatedBoard(panel: p.driver, profile: .square240, start: start2026, zone: "Europe/Berlin")
@@ -482,17 +498,7 @@ func benchSPI(interactions: Int) throws {
     let kinds = ["press", "press", "press", "press", "double-tap", "a-minute", "phone-command", "hold"]
     var before = p.emulator.bytes
     for i in 0..<interactions {
-        switch i % 8 {
-        case 0, 1, 2, 3: try board.press(.a)
-        case 4:
-            for _ in 0..<2 { try board.edge(.b, pressed: true); try board.run(forMs: 80); try board.edge(.b, pressed: false); try board.run(forMs: 120) }
-            try board.run(forMs: 300)
-        case 5: try board.run(forMs: 60_000)
-        case 6:
-            try board.send(try CommandParser.parse(name: "task.create", fields: ["task": "b\(i)", "title": "Bench task \(i)"],
-                                                   id: "b\(i)", at: board.now, clock: board.loop.app.state.clock))
-        default: try board.hold(.b)
-        }
+        try scriptedInteraction(i, on: board)
         perInteraction.append(Double(p.emulator.bytes - before))
         byKind[kinds[i % 8], default: []].append(Double(p.emulator.bytes - before))
         before = p.emulator.bytes
@@ -577,17 +583,7 @@ func probeInteractions(_ n: Int) -> Int32 {
                                delay: VirtualDelay(), config: ST7789.Config(width: 240, height: 240))
         let board = try EmulatedBoard(panel: panel, profile: .square240, start: start2026, zone: "Europe/Berlin")
         for i in 0..<n {
-            switch i % 8 {
-            case 0, 1, 2, 3: try board.press(.a)
-            case 4:
-                for _ in 0..<2 { try board.edge(.b, pressed: true); try board.run(forMs: 80); try board.edge(.b, pressed: false); try board.run(forMs: 120) }
-                try board.run(forMs: 300)
-            case 5: try board.run(forMs: 60_000)
-            case 6:
-                try board.send(try CommandParser.parse(name: "task.create", fields: ["task": "b\(i)", "title": "Bench task \(i)"],
-                                                       id: "b\(i)", at: board.now, clock: board.loop.app.state.clock))
-            default: try board.hold(.b)
-            }
+            try scriptedInteraction(i, on: board)
         }
         return 0
     } catch {
