@@ -37,7 +37,8 @@ final class Ctl {
         return p.token
     }
 
-    /// Connects and says hello with the token. nil when the device is unreachable.
+    /// Connects and says hello with the token. nil when the device is unreachable (or does not
+    /// answer the hello).
     func connect(resume: Bool = false) throws(CtlError) -> LinkClient? {
         let token = try token()
         let addr = try address()
@@ -48,6 +49,10 @@ final class Ctl {
         do { try client.hello(token: token, resume: resume) }
         catch .device(let code, _, _) where code == ErrorCode.badToken || code == ErrorCode.notPaired {
             throw CtlError(code: Exit.notPaired, message: "the device does not know this phone any more: pair again")
+        } catch .timeout(let what, let s) {
+            err("device at \(addr) did not answer (no \(what) within \(s) s)"); return nil
+        } catch .connectionLost(let a, let reason) {
+            err("device at \(a) dropped the connection: \(reason)"); return nil
         } catch { throw CtlError(code: Exit.link, message: error.description) }
         return client
     }
