@@ -6,7 +6,8 @@ import PetSim
 import TestSupport
 import XCTest
 
-/// The built `deskpetctl` against a simulated device served on a Unix socket in this process
+/// The built `deskpetctl` against a simulated device served in this process (loopback TCP, as
+/// the issue asks, and a Unix socket)
 /// (issue 9, item 6): it pairs with the code the device shows, adds a task, watches (a queued
 /// reminder, the reward event of a completion made meanwhile by another deskpetctl run), resends
 /// the completion's id (a duplicate: no second reward), then the device goes away: 1001
@@ -32,10 +33,10 @@ final class DeskpetctlEndToEndTests: XCTestCase {
     func start(_ args: [String], name: String) throws -> (Process, Pipe, URL, URL) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ctl)
-        p.arguments = ["--unix", sock, "--state", stateDir, "--timeout", "20"] + args
+        p.arguments = transport + ["--state", stateDir, "--timeout", "20"] + args
         let outURL = dir.appendingPathComponent("\(name).out"), errURL = dir.appendingPathComponent("\(name).err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         p.standardOutput = try FileHandle(forWritingTo: outURL)
         p.standardError = try FileHandle(forWritingTo: errURL)
         let stdin = Pipe()
@@ -61,10 +62,22 @@ final class DeskpetctlEndToEndTests: XCTestCase {
         return Run(status: p.terminationStatus, out: text(o), err: text(e))
     }
     var runs = 0
+    /// `--unix PATH` or `--tcp 127.0.0.1:PORT` of the device now.
+    var transport: [String] = []
 
-    func testDeskpetctlPairsCommandsWatchesQueuesOfflineSyncsAndExports() throws {
+    /// A device link: a Unix socket, or loopback TCP on a free port.
+    func makeLink(tcp: Bool) throws -> SocketLink {
+        let link = try SocketLink(parsing: tcp ? "tcp:127.0.0.1:0" : "unix:\(sock)")
+        transport = tcp ? ["--tcp", "127.0.0.1:\(link.port)"] : ["--unix", sock]
+        return link
+    }
+
+    func testOverLoopbackTCP() throws { try endToEnd(tcp: true) }
+    func testOverUnixSocket() throws { try endToEnd(tcp: false) }
+
+    func endToEnd(tcp: Bool) throws {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: ctl), "build deskpetctl first (swift build)")
-        var link = try SocketLink(parsing: "unix:\(sock)")
+        var link = try makeLink(tcp: tcp)
         var sim = try SimDevice(dbPath: db, start: Harness.start, zone: "UTC", boot: false, link: link, linkService: LinkService())
 
         // Pair: the code is read from the device's screen and typed in.
@@ -133,7 +146,7 @@ final class DeskpetctlEndToEndTests: XCTestCase {
 
         // The device comes back (restarted on its journal); sync applies each command once.
         sim.app.store.close()
-        link = try SocketLink(parsing: "unix:\(sock)")
+        link = try makeLink(tcp: tcp)
         sim = try SimDevice(dbPath: db, start: Harness.start, zone: "UTC", boot: false, link: link, linkService: LinkService())
         r = try run(["sync"], serving: sim)
         XCTAssertEqual(r.status, 0, r.err)
