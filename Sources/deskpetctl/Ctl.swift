@@ -39,12 +39,12 @@ final class Ctl {
 
     /// Connects and says hello with the token. nil when the device is unreachable (or does not
     /// answer the hello).
-    func connect(resume: Bool = false) throws(CtlError) -> LinkClient? {
+    func connect(resume: Bool = false, quiet: Bool = false) throws(CtlError) -> LinkClient? {
         let token = try token()
         let addr = try address()
         let client: LinkClient
         do { client = try LinkClient(address: addr, timeoutSeconds: timeout, lastSeq: state.lastSeq()) }
-        catch .unreachable(let a, let reason) { err("device unreachable at \(a): \(reason)"); return nil }
+        catch .unreachable(let a, let reason) { if !quiet { err("device unreachable at \(a): \(reason)") }; return nil }
         catch { throw CtlError(code: Exit.link, message: error.description) }
         do { try client.hello(token: token, resume: resume) }
         catch .device(let code, _, _) where code == ErrorCode.badToken || code == ErrorCode.notPaired {

@@ -267,46 +267,64 @@ func watch(_ ctl: Ctl, _ a: Args) throws(CtlError) -> Int32 {
     let limit = try a.int("count")
     let seconds = try a.int("for")
     let json = a.flags.contains("json")
-    guard let client = try ctl.connect(resume: true) else { throw CtlError(code: Exit.unreachable, message: "the device is unreachable") }
-    do { try ctl.replayQueue(client, quiet: true) } catch { err(error.message) }
-    var printed = 0, shownEvents = 0, shownReminders = 0
+    var printed = 0
     var start = timespec(); clock_gettime(CLOCK_MONOTONIC, &start)
-    var lastPing = start.tv_sec
     func elapsed() -> Int { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec - start.tv_sec }
     func done() -> Bool { (limit.map { printed >= $0 } ?? false) || (seconds.map { elapsed() >= $0 } ?? false) }
-    do {
-        while !done() {
-            // Show what arrived; confirm reminders once shown.
-            var confirm: [String] = []
-            for r in client.reminders.dropFirst(shownReminders) {
-                let id = r["id"]?.fieldText ?? "?"
-                if json { out(jsonLine(["type": .string("reminder"), "item": .object(r)])) }
-                else { out("reminder \(id) \(r["source"]?.fieldText ?? "") \(r["ref"]?.fieldText ?? "") due \(r["due"]?.int64.map { formatUTC($0) + " UTC" } ?? "?")") }
-                confirm.append(id); printed += 1
-            }
-            shownReminders = client.reminders.count
-            for e in client.events.dropFirst(shownEvents) {
-                if json { out(jsonLine(e)) }
-                else {
-                    var type = "?"
-                    if case .object(let body)? = e["event"] { type = body["type"]?.fieldText ?? "?" }
-                    out("event \(e["seq"]?.fieldText ?? "?") \(e["kind"]?.fieldText ?? "?") \(type)")
-                }
-                printed += 1
-            }
-            shownEvents = client.events.count
-            fflush(nil)
-            try ctl.saveSeq(client)
-            if !confirm.isEmpty {
-                _ = try client.command(QueuedCommand(id: ctl.ids.next(), name: "notice.delivered", fields: ["ids": confirm.joined(separator: ",")]))
-                continue
-            }
-            if done() { break }
-            var now = timespec(); clock_gettime(CLOCK_MONOTONIC, &now)
-            if now.tv_sec - lastPing >= 60 { try client.send(["type": .string("ping")]); lastPing = now.tv_sec }
-            _ = try client.next(waitMs: 200)
+    var everConnected = false
+    // One session per connection; a lost connection is retried every 2 s (resuming after the
+    // last event seen) until Ctrl-C, --count or --for.
+    while !done() {
+        guard let client = try ctl.connect(resume: true, quiet: everConnected) else {
+            guard everConnected else { throw CtlError(code: Exit.unreachable, message: "the device is unreachable") }
+            var pause = timespec(tv_sec: 2, tv_nsec: 0)
+            nanosleep(&pause, nil)
+            continue
         }
-    } catch let e as CtlError { throw e } catch { throw CtlError(code: Exit.link, message: "\(error)") }
+        if everConnected { err("watch: reconnected") }
+        everConnected = true
+        do { try ctl.replayQueue(client, quiet: true) } catch { err(error.message) }
+        var shownEvents = 0, shownReminders = 0
+        var lastPing = elapsed()
+        do {
+            while !done() {
+                // Show what arrived; confirm reminders once shown.
+                var confirm: [String] = []
+                for r in client.reminders.dropFirst(shownReminders) {
+                    let id = r["id"]?.fieldText ?? "?"
+                    if json { out(jsonLine(["type": .string("reminder"), "item": .object(r)])) }
+                    else { out("reminder \(id) \(r["source"]?.fieldText ?? "") \(r["ref"]?.fieldText ?? "") due \(r["due"]?.int64.map { formatUTC($0) + " UTC" } ?? "?")") }
+                    confirm.append(id); printed += 1
+                }
+                shownReminders = client.reminders.count
+                for e in client.events.dropFirst(shownEvents) {
+                    if json { out(jsonLine(e)) }
+                    else {
+                        var type = "?"
+                        if case .object(let body)? = e["event"] { type = body["type"]?.fieldText ?? "?" }
+                        out("event \(e["seq"]?.fieldText ?? "?") \(e["kind"]?.fieldText ?? "?") \(type)")
+                    }
+                    printed += 1
+                }
+                shownEvents = client.events.count
+                fflush(nil)
+                try ctl.saveSeq(client)
+                if !confirm.isEmpty {
+                    _ = try client.command(QueuedCommand(id: ctl.ids.next(), name: "notice.delivered", fields: ["ids": confirm.joined(separator: ",")]))
+                    continue
+                }
+                if done() { break }
+                if elapsed() - lastPing >= 60 { try client.send(["type": .string("ping")]); lastPing = elapsed() }
+                _ = try client.next(waitMs: 200)
+            }
+        } catch let e as CtlError { throw e }
+        catch let e as LinkClientError {
+            switch e {
+            case .connectionLost, .timeout: err("watch: \(e); reconnecting")
+            default: throw CtlError(code: Exit.link, message: e.description)
+            }
+        } catch { throw CtlError(code: Exit.link, message: "\(error)") }
+    }
     return Exit.ok
 }
 
