@@ -155,8 +155,7 @@ public final class LinkClient {
         try send(m)
         let w = try waitFor(["welcome"])
         welcome = w
-        if let token, w["paired"] != .bool(true) {
-            _ = token
+        if token != nil, w["paired"] != .bool(true) {
             throw .device(code: ErrorCode.badToken, message: "the device does not know this phone's token", id: nil)
         }
         if let seq = w["seq"]?.int64, seq < lastSeq { lastSeq = 0 }   // a wiped device: start over
