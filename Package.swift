@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "deskpet-bench", targets: ["deskpet-bench"]),
         .executable(name: "deskpet", targets: ["deskpet"]),
         .executable(name: "deskpet-hwtest", targets: ["deskpet-hwtest"]),
+        .executable(name: "deskpetctl", targets: ["deskpetctl"]),
     ],
     targets: [
         // System library shims.
@@ -43,6 +44,9 @@ let package = Package(
         // kernel-loop checks (tools/kernel-loop/guest-hardware.sh, guest-daemon.sh).
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
         .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
+        // The phone stand-in: pairs, sends commands (an offline queue replayed on reconnect),
+        // watches events, exports and charts stats (docs/deskpetctl.md).
+        .executableTarget(name: "deskpetctl", dependencies: ["PetLink", "PetUI"]),
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux", "PetLink"]),
 

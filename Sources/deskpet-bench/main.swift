@@ -28,7 +28,8 @@ Figures (NAME):
   wakeups     device-loop wake-ups per simulated idle hour: screen asleep (vs the core's own wake-ups),
               home awake with 10 fps animation and without
   link        command round trip over loopback TCP through the phone protocol, the durable commit
-              included (p50/p95/p99 of 5,000), and 1000 queued commands synced back to back
+              included (p50/p95/p99 of 5,000), and 1000 queued commands synced back to back; then
+              deskpetctl's own 'sync' of 1000 queued commands (also alone: --only ctl)
   spi         bytes on the SPI bus per interaction for the ST7789 240x240 board (driver -> emulated
               controller, commands and windows included) over a scripted day, and the transfer time at 40 MHz
 
@@ -708,6 +709,7 @@ do {
     if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("link") { progress("link: round trips over loopback TCP"); try benchLink(n: quick ? 500 : 5000, queued: 1000) }
+    if only.contains("link") || only.contains("ctl") { progress("ctl: deskpetctl sync of 1000 queued commands"); try benchCtlSync(queued: 1000) }
     if only.contains("latency") {
         progress("latency: \(quick ? 1000 : 10_000) commands, each durable before the frame")
         try benchLatency(n: quick ? 1000 : 10_000)

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+
+/// A command as the phone keeps it until the device answers: its client-chosen id (kept across
+/// retries, so the device applies it at most once), name and fields (strings).
+public struct QueuedCommand: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var fields: [String: String]
+    /// Unix seconds when it was queued (informational).
+    public var queuedAt: Int64?
+
+    enum CodingKeys: String, CodingKey { case id, name, fields, queuedAt = "queued_at" }
+
+    public init(id: String, name: String, fields: [String: String] = [:], queuedAt: Int64? = nil) {
+        self.id = id; self.name = name; self.fields = fields; self.queuedAt = queuedAt
+    }
+}
+
+/// Errors of the phone's local files (the state directory).
+public struct ClientStateError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var what: String
+    public init(path: String, what: String) { self.path = path; self.what = what }
+    public var description: String { "\(path): \(what)" }
+}
+
+/// The offline queue: commands not yet answered by the device, one JSON object per line, in
+/// the order they were made. Every change rewrites the file atomically (a temporary file in the
+/// same folder, fsync, rename), mode 0600, so a crash leaves the old queue or the new one.
+public struct OfflineQueue {
+    public let path: String
+    public private(set) var items: [QueuedCommand]
+
+    /// Loads the queue (empty when the file does not exist).
+    public init(path: String) throws(ClientStateError) {
+        self.path = path
+        items = []
+        guard let text = try StateFile.read(path) else { return }
+        var lineNo = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            lineNo += 1
+            guard let c = try? JSONDecoder().decode(QueuedCommand.self, from: Data(line.utf8)) else {
+                throw ClientStateError(path: path, what: "line \(lineNo) is not a queued command")
+            }
+            items.append(c)
+        }
+    }
+
+    public var count: Int { items.count }
+
+    public mutating func append(_ commands: [QueuedCommand]) throws(ClientStateError) {
+        items += commands
+        try save()
+    }
+
+    /// Drops the commands with these ids (answered by the device).
+    public mutating func remove(ids: Set<String>) throws(ClientStateError) {
+        guard !ids.isEmpty else { return }
+        items.removeAll { ids.contains($0.id) }
+        try save()
+    }
+
+    public func save() throws(ClientStateError) {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var out: [UInt8] = []
+        for c in items {
+            guard let d = try? enc.encode(c) else { throw ClientStateError(path: path, what: "a queued command cannot be encoded") }
+            out += d; out.append(0x0A)
+        }
+        try StateFile.writeAtomically(path, out)
+    }
+}
+
+/// Small files of the state directory: read whole, written atomically with mode 0600.
+public enum StateFile {
+    /// The file's text, or nil when it does not exist.
+    public static func read(_ path: String) throws(ClientStateError) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw ClientStateError(path: path, what: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw ClientStateError(path: path, what: "cannot read: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            out += buf[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes `bytes` to a temporary file beside `path` (mode 0600), syncs it and renames it
+    /// over `path`.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws(ClientStateError) {
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw ClientStateError(path: tmp, what: "cannot create: \(String(cString: strerror(errno)))") }
+        fchmod(fd, mode)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let e = String(cString: strerror(errno)); close(fd); unlink(tmp)
+                throw ClientStateError(path: tmp, what: "cannot write: \(e)")
+            }
+            off += n
+        }
+        guard fsync(fd) == 0 else { let e = String(cString: strerror(errno)); close(fd); unlink(tmp); throw ClientStateError(path: tmp, what: "fsync: \(e)") }
+        close(fd)
+        guard rename(tmp, path) == 0 else { let e = String(cString: strerror(errno)); unlink(tmp); throw ClientStateError(path: path, what: "rename: \(e)") }
+    }
+
+    /// Creates the directory (and its parents) with mode 0700 when missing.
+    public static func makeDirectory(_ path: String) throws(ClientStateError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw ClientStateError(path: prefix, what: "cannot create the folder: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}
