@@ -227,11 +227,18 @@ let notify = SystemdNotify()
 let pingEveryMs: Int64? = notify.watchdogIntervalUs.map { Int64(max(1000, $0 / 2)) / 1000 }
 var nextPingMs = clock.wallMs
 var reported = 0
+var pairingsLogged = 0
+var keysLogged = ble?.adapter.keys.longTermKeys.count ?? 0
 loop.externalDeadlineMs = { pingEveryMs == nil ? nil : nextPingMs }
 loop.onWake = {
     if let every = pingEveryMs, clock.wallMs >= nextPingMs {
         try? notify.send(.watchdog)
         nextPingMs = clock.wallMs + every
+    }
+    if let ble, ble.adapter.confirmedPairings > pairingsLogged || ble.adapter.keys.longTermKeys.count > keysLogged {
+        pairingsLogged = ble.adapter.confirmedPairings
+        keysLogged = ble.adapter.keys.longTermKeys.count
+        log.info("ble: \(pairingsLogged) Just Works pairing\(pairingsLogged == 1 ? "" : "s") confirmed, \(keysLogged) long term key\(keysLogged == 1 ? "" : "s") stored in \(dataDir)/ble-keys")
     }
     if loop.hardwareErrors.count > reported || loop.hardwareErrors.count == 16 {
         for e in loop.hardwareErrors.suffix(max(0, loop.hardwareErrors.count - reported)) { log.warning("\(e)") }
