@@ -85,6 +85,7 @@ gatt primary "uuid: 6d9b0001-7e5c-4d2a-9c1f-0de5c9e7a2b1" --primary
 gatt name "value/descriptor: 50 69 70" --char-read -a 0x0003   # GAP Device Name: the new pet's name, Pip
 next
 phone paired --security medium; next
+until_ok 10 grep -q '^ltk ' "$D/ble-keys"
 [ "$(stat -c %a "$D/ble-keys" 2>/dev/null)" = 600 ] && grep -q '^ltk ' "$D/ble-keys" \
   && say "ok   $D/ble-keys: mode 600, $(grep -c '^ltk ' "$D/ble-keys") ltk, $(grep -c '^irk ' "$D/ble-keys") irk" \
   || { say "FAIL: no LTK in $D/ble-keys"; ls -l "$D"; rc_all=1; }

@@ -184,15 +184,22 @@ public final class BLEAdapter {
     @discardableResult
     public func poll() throws(HardwareError) -> Int {
         var stored = 0
-        for e in mgmt.takeEvents() {
-            switch e {
-            case .userConfirmRequest(let i, let address, let type, _) where i == index:
-                try mgmt.require(.userConfirmReply(i, address: address, addressType: type))
-                confirmedPairings += 1
-            case .newLongTermKey(let i, let hint, let k) where i == index && hint: keys.add(k); stored += 1
-            case .newIdentityResolvingKey(let i, let hint, _, let k) where i == index && hint: keys.add(k); stored += 1
-            default: break
+        // A reply's wait (User Confirmation Reply) reads the events that come meanwhile (the new
+        // keys) into the socket's pending list: the descriptor is not readable for them any
+        // more, so they are handled here, before returning, until none is left.
+        var events = mgmt.takeEvents()
+        while !events.isEmpty {
+            for e in events {
+                switch e {
+                case .userConfirmRequest(let i, let address, let type, _) where i == index:
+                    try mgmt.require(.userConfirmReply(i, address: address, addressType: type))
+                    confirmedPairings += 1
+                case .newLongTermKey(let i, let hint, let k) where i == index && hint: keys.add(k); stored += 1
+                case .newIdentityResolvingKey(let i, let hint, _, let k) where i == index && hint: keys.add(k); stored += 1
+                default: break
+                }
             }
+            events = mgmt.takeEvents()
         }
         if stored > 0, let keysPath { try keys.save(path: keysPath) }
         return stored
