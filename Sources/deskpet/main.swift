@@ -74,7 +74,12 @@ while !args.isEmpty {
     case "--board": boardArg = value()
     case "--data": dataDir = value()
     case "--zone": zoneArg = value()
-    case "--link": linkArgs.append(value())
+    case "--link":
+        let v = value()
+        if v.hasPrefix("ble:"), UInt16(v.dropFirst(4).drop { "hci".contains($0) }) == nil {
+            fail("--link \(v): ble, or ble:N for the adapter hciN", status: 2)
+        }
+        linkArgs.append(v)
     case "--link-remote": linkRemote = true
     case "--fps":
         let v = value()

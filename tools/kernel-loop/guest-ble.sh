@@ -36,6 +36,23 @@ SIM=/sys/devices/platform/$(cat $C/dev_name)/$(cat $C/bank0/chip_name)
 for i in 0 1 2; do echo pull-up > $SIM/sim_gpio$i/pull; done
 modprobe vfb vfb_enable=1 videomemorysize=115200 mode_option=240x240M-16 || fail "modprobe vfb"
 
+# The two refusals, before any controller exists: no adapter, and bluetoothd running (a stand-in
+# process named bluetoothd).
+refused() {  # refused NAME EXPECT: the daemon must exit 1 with EXPECT in its error
+  "$BIN/deskpet" run --board "$BOARDS/vm-fb-gpio.board" --data /tmp/refused --link ble > "$R/refused-$1.log" 2>&1
+  local rc=$?
+  if [ $rc = 1 ] && grep -q "$2" "$R/refused-$1.log"; then say "ok   refused ($1): $(cut -c1-200 "$R/refused-$1.log")"
+  else say "FAIL refused ($1): status $rc"; cat "$R/refused-$1.log"; rc_all=1; fi
+}
+rc_all=0
+modprobe bluetooth || fail "modprobe bluetooth"
+refused no-adapter "no Bluetooth adapter"
+printf '#!/bin/sh\nwhile :; do sleep 1; done\n' > /tmp/bluetoothd && chmod +x /tmp/bluetoothd   # its comm is "bluetoothd"
+/tmp/bluetoothd & FAKE=$!
+until_ok 5 grep -qx bluetoothd /proc/$FAKE/comm
+refused bluetoothd "stop bluetoothd: systemctl disable --now bluetooth; docs/ble.md says why"
+kill $FAKE; wait $FAKE 2>/dev/null
+
 modprobe hci_vhci || fail "modprobe hci_vhci"
 both() { local i; i=$(mgmt info); echo "$i" | grep -q '^hci0:' && echo "$i" | grep -q '^hci1:'; }
 BV=
@@ -60,7 +77,6 @@ start_daemon() {  # start_daemon N: the daemon on hci0 and a Unix socket; waits 
   say "daemon $1 up: $(grep -o 'ble: hci0.*' "$R/daemon-$1.log" | cut -c1-400)"
 }
 stop_daemon() { kill -TERM $DP; wait $DP; local rc=$?; DP=; [ $rc = 0 ] || { say "FAIL: the daemon exited $rc"; rc_all=1; }; }
-rc_all=0
 phone() {  # phone NAME ARGS...: deskpet-hwtest guest-ble-phone on hci1 against hci0
   timeout 90 "$BIN/deskpet-hwtest" guest-ble-phone --index 1 --peer "$A0" "${@:2}" > "$R/phone-$1.log" 2>&1
   local rc=$?
