@@ -65,6 +65,9 @@ func blePhone(_ args: inout [String]) throws -> Int32 {
     for c in [MgmtCommand.setLowEnergy(index, true), .setBondable(index, true), .setIOCapability(index, 3), .setPowered(index, true)] {
         try mgmt.require(c)
     }
+    // Secure Connections like a current phone (the kernel does the P-256 part itself).
+    let sc = try mgmt.run(.setSecureConnections(index, 1))
+    printLine("     hci\(index) Set Secure Connections: \(MgmtSocket.statusName(sc.status))")
     let info = try mgmt.require(.readInfo(index))
     let own = Array(info.prefix(6))
 

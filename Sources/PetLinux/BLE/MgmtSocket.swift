@@ -40,14 +40,18 @@ public final class MgmtSocket {
         guard n == b.count else { throw Self.error("send \(c.name)", n < 0 ? errno : EIO) }
         var waited: Int32 = 0
         while true {
+            // Events read together with the reply (the keys right after a pairing's confirmation)
+            // are kept for `takeEvents`, never dropped.
+            var reply: (status: UInt8, parameters: [UInt8])?
             for e in readEvents() {
                 switch e {
-                case .commandComplete(let i, let op, let st, let p) where op == c.opcode && i == c.index: return (st, p)
-                case .commandStatus(let i, let op, let st) where op == c.opcode && i == c.index && st != 0: return (st, [])
-                case .commandStatus(_, let op, _) where op == c.opcode: continue
+                case .commandComplete(let i, let op, let st, let p) where reply == nil && op == c.opcode && i == c.index: reply = (st, p)
+                case .commandStatus(let i, let op, let st) where reply == nil && op == c.opcode && i == c.index && st != 0: reply = (st, [])
+                case .commandStatus(_, let op, _) where reply == nil && op == c.opcode: continue
                 default: pending.append(e)
                 }
             }
+            if let reply { return reply }
             guard waited < timeoutMs else { throw HardwareError(device: "bluetooth mgmt", operation: c.name, reason: "no reply in \(timeoutMs) ms") }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let step: Int32 = 100
