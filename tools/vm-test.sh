@@ -4,8 +4,9 @@
 #   hardware   (the default) builds deskpet-hwtest and runs tools/kernel-loop/guest-hardware.sh with it
 #   daemon     builds deskpet and deskpet-hwtest and runs tools/kernel-loop/guest-daemon.sh: the real daemon
 #              on the VM boards (tools/kernel-loop/boards: vfb, ST7789/SSD1680 on spidev, SSD1306 on i2c-dev)
-#   ble        builds deskpet-hwtest and runs tools/kernel-loop/guest-ble.sh: the BLE link as a peripheral on two
-#              virtual controllers (btvirt), gatttool on the second as the phone (host: bluez bluez-test-tools)
+#   ble        builds deskpet and deskpet-hwtest and runs tools/kernel-loop/guest-ble.sh: the daemon with --link ble
+#              on one virtual controller (btvirt), deskpet-hwtest guest-ble-phone (and gatttool) on the second as the
+#              phone: pairing, hello/welcome over notifications, keys reloaded (host: bluez bluez-test-tools)
 #   selftest   checks the kit itself (tools/kernel-loop/guest-selftest.sh)
 #   SCRIPT     any guest script, with its arguments
 # Builds the kit first if it is missing (~30-40 s; ~750 MB, never committed) under $KLOOP_KIT_DIR, default
@@ -22,7 +23,7 @@ KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit}
 what=${1:-hardware}
 [ $# -gt 0 ] && shift
 case "$what" in
-  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   hardware)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     BIN=$(cd "$ROOT" && swift build --show-bin-path)
@@ -31,7 +32,7 @@ case "$what" in
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet >"$log" 2>&1 && swift build --product deskpet-hwtest >>"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     set -- "$(cd "$ROOT" && swift build --show-bin-path)" "$@"; script=$KL/guest-daemon.sh; name=daemon ;;
   ble)
-    log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
+    log=$(mktemp); (cd "$ROOT" && swift build --product deskpet >"$log" 2>&1 && swift build --product deskpet-hwtest >>"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     set -- "$(cd "$ROOT" && swift build --show-bin-path)" "$@"; script=$KL/guest-ble.sh; name=ble ;;
   selftest) script=$KL/guest-selftest.sh; name=selftest ;;
   *) script=$what; name=$(basename "$what" .sh) ;;

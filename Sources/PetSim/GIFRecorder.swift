@@ -33,10 +33,16 @@ public final class ScenarioPlayer {
 
     public init(options: Options = Options()) { self.options = options }
 
+    /// A phone link for the device `play` makes (the interactive simulator's `--link`), served by
+    /// its loop at every step.
+    public var link: PhoneLink?
+    public var linkService: LinkServing?
+
     /// A device for the scenario's `start` step (or the runner's default start) and board, with
     /// the journal in memory; `profile` and `layout` override the scenario's board.
     public static func makeDevice(for scenario: Scenario, profile: DisplayProfile? = nil,
-                                  layout: InputLayout? = nil) throws(ScenarioError) -> SimDevice {
+                                  layout: InputLayout? = nil, link: PhoneLink? = nil,
+                                  linkService: LinkServing? = nil) throws(ScenarioError) -> SimDevice {
         var local = LocalDateTime(date: CivilDate(year: 2026, month: 1, day: 5), secondOfDay: 9 * 3600)
         var zone = "UTC", dayStart = 3
         if let first = scenario.steps.first, case let .start(l, z, d) = first.step { local = l; zone = z; dayStart = d }
@@ -47,7 +53,7 @@ public final class ScenarioPlayer {
         do {
             return try SimDevice(dbPath: nil, start: Instant(rules.utc(for: local)), zone: zone, dayStart: dayStart,
                                  profile: profile ?? scenario.display, layout: layout ?? scenario.buttons,
-                                 debounceMs: scenario.debounceMs)
+                                 debounceMs: scenario.debounceMs, link: link, linkService: link == nil ? nil : linkService)
         } catch {
             throw .failed(file: scenario.file, line: 1, step: "start", message: error.description)
         }
@@ -56,7 +62,8 @@ public final class ScenarioPlayer {
     /// Plays every step on a new device and returns it.
     @discardableResult
     public func play(_ scenario: Scenario) throws(ScenarioError) -> SimDevice {
-        let device = try ScenarioPlayer.makeDevice(for: scenario, profile: options.profile, layout: options.layout)
+        let device = try ScenarioPlayer.makeDevice(for: scenario, profile: options.profile, layout: options.layout,
+                                                   link: link, linkService: linkService)
         onFrame?(device, options.stepDelayMs)
         for located in scenario.steps {
             do {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PetCore
 import PetDevice
+import PetLink
 import PetUI
 
 /// `deskpet-sim --interactive`: the simulated device in a terminal. The display is drawn with
@@ -21,6 +22,11 @@ public final class InteractiveSession {
         public var speedIndex = 0
         /// Quit by itself after this many real seconds (for demos and tests; nil = never).
         public var quitAfterSeconds: Double?
+        /// Serve the phone link there (`tcp:127.0.0.1:PORT`, `unix:PATH`; docs/protocol.md) while
+        /// the session runs; the pairing code shows on the status line.
+        public var link: String?
+        /// Allow a TCP link address other machines can reach.
+        public var linkRemote = false
         public init() {}
     }
 
@@ -48,8 +54,17 @@ public final class InteractiveSession {
     /// The next frame looks at every cell (after a resize or Ctrl-L), not just the dirty area.
     var fullRedraw = true
 
+    /// The phone link (with `Options.link`) and the protocol on it.
+    public let transport: SocketLink?
+    public let linkService = LinkService()
+
     public init(options: Options) throws(ScenarioError) {
         self.options = options
+        do throws(LinkError) {
+            transport = try options.link.map { a throws(LinkError) in try SocketLink(parsing: a, allowRemote: options.linkRemote) }
+        } catch {
+            throw .failed(file: options.scenario?.file ?? "<starter>", line: 1, step: "start", message: "--link: \(error)")
+        }
         let scenario: Scenario
         if let s = options.scenario { scenario = s } else {
             scenario = try ScenarioParser.parse(InteractiveSession.starter, file: "<starter>", name: "interactive")
@@ -57,9 +72,13 @@ public final class InteractiveSession {
         var playerOptions = ScenarioPlayer.Options()
         playerOptions.profile = options.profile
         playerOptions.layout = options.layout
-        device = try ScenarioPlayer(options: playerOptions).play(scenario)
+        let player = ScenarioPlayer(options: playerOptions)
+        player.link = transport
+        player.linkService = linkService
+        device = try player.play(scenario)
         speedIndex = max(0, min(options.speedIndex, InteractiveKeys.speeds.count - 1))
         screen = TerminalScreen(scale: options.scale ?? 1)
+        if let l = linkDescription { message = "ready; phone link listening on \(l)" }
     }
 
     /// The status line: virtual time, speed, screen, display, the pet's numbers.
@@ -70,8 +89,9 @@ public final class InteractiveSession {
         let day = days[max(0, min(6, local.date.weekday))]
         let run = paused ? "‖ paused" : "▶ \(speed)×"
         let power = device.ui.power == .awake ? "" : " (\(device.ui.power.rawValue))"
+        let code = device.ui.pairingCode.map { " │ 📱 pairing code \($0)" } ?? ""
         return "DeskPet \(day) \(local.descriptionWithSeconds) │ \(run) │ \(device.ui.screen.rawValue)\(power) │ "
-            + "\(device.profile.id) \(layoutName(device.layout)) │ coins \(s.coins) · Lv \(s.level) · streak \(s.streak)"
+            + "\(device.profile.id) \(layoutName(device.layout)) │ coins \(s.coins) · Lv \(s.level) · streak \(s.streak)" + code
     }
 
     static func layoutName(_ l: InputLayout) -> String {
@@ -97,9 +117,10 @@ public final class InteractiveSession {
         var last = started
         while running {
             if Terminal.takeResize() { fitToTerminal(); out("\u{1B}[0m\u{1B}[2J") }
-            let bytes = Terminal.readInput(timeoutMs: 40)
+            let bytes = Terminal.readInput(timeoutMs: 40, alsoWaitOn: linkDescriptor)
             if bytes.isEmpty { keys.flushEscape() }
             for key in keys.feed(bytes) { handle(key) }
+            do { try serveLink() } catch { message = "error: \(error)" }
             let t = Terminal.monotonicNs()
             advance(realNs: t &- last, at: t)
             last = t
@@ -131,6 +152,24 @@ public final class InteractiveSession {
         out("\u{1B}[0m\u{1B}[\(r);1H\u{1B}[1m" + status + "\u{1B}[0m\u{1B}[K"
             + "\u{1B}[\(r + 1);1H" + message + "\u{1B}[K"
             + "\u{1B}[\(r + 2);1H\u{1B}[2m" + InteractiveKeys.help + "\u{1B}[0m\u{1B}[K")
+    }
+
+    /// Serves the phone link at the current virtual time (also while time is paused): what the
+    /// transport has waiting is answered. The status line shows a pairing code while one is on
+    /// the screen. Without a link: nothing.
+    public func serveLink() throws(AppError) {
+        guard transport != nil else { return }
+        try device.serveLink()
+    }
+
+    /// The link's descriptor (readable when a phone has something waiting), nil without a link.
+    public var linkDescriptor: Int32? { transport?.fileDescriptor }
+
+    /// How the link is reached, for the caller's banner (nil: no link).
+    public var linkDescription: String? {
+        guard let t = transport else { return nil }
+        if case .tcp(let host, _) = t.address { return "tcp:\(host):\(t.port)" }
+        return t.address.description
     }
 
     /// Moves the virtual clock on by the real time that passed × the speed (1× during a gesture).
@@ -266,10 +305,11 @@ enum Terminal {
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
-    /// Bytes available on stdin within `timeoutMs` (empty if none).
-    static func readInput(timeoutMs: Int32) -> [UInt8] {
-        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        guard poll(&fds, 1, timeoutMs) > 0 else { return [] }
+    /// Bytes available on stdin within `timeoutMs` (empty if none). `alsoWaitOn` (the phone
+    /// link's descriptor) ends the wait early too.
+    static func readInput(timeoutMs: Int32, alsoWaitOn extra: Int32? = nil) -> [UInt8] {
+        var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: extra ?? -1, events: Int16(POLLIN), revents: 0)]
+        guard fds.withUnsafeMutableBufferPointer({ poll($0.baseAddress, 2, timeoutMs) }) > 0, fds[0].revents & Int16(POLLIN) != 0 else { return [] }
         var buf = [UInt8](repeating: 0, count: 256)
         let n = buf.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
         return n > 0 ? Array(buf[0..<n]) : []

@@ -7,7 +7,8 @@ import PetLinux
 /// peripheral on the real kernel stack (tools/kernel-loop/guest-ble.sh runs it in the VM): sets the
 /// controller up through the mgmt socket, listens on the ATT channel, logs every PDU, and answers
 /// each command frame with an event frame `{"echo":N}` (N = the frame's body length) as
-/// notifications. `--open` lets commands through without encryption (the VM has no pairing agent).
+/// notifications. `--open` lets commands through without encryption (to poke at the GATT server
+/// alone; tools/kernel-loop/guest-ble.sh runs the real daemon with encryption instead).
 func blePeripheral(_ args: inout [String]) throws -> Int32 {
     let index = option("--index", &args).flatMap { UInt16($0) }
     let seconds = option("--seconds", &args).flatMap { Int($0) } ?? 60

@@ -22,9 +22,10 @@ Usage:
 Options:
   --out DIR       where snapshots and journals go (default: out); each scenario gets DIR/<name>/
   --in-memory     keep the journal in memory (faster; 'off' and 'restart' steps are refused)
-  --link ADDR     run: serve the phone link (docs/protocol.md) at tcp:127.0.0.1:PORT or unix:PATH
-                  while the scenarios run; the 'serve 30s' step lets real time pass serving it
-                  (the pairing code on the screen is printed). TCP is loopback only unless
+  --link ADDR     run, --interactive: serve the phone link (docs/protocol.md) at
+                  tcp:127.0.0.1:PORT or unix:PATH while the scenarios run (the 'serve 30s' step
+                  lets real time pass serving it; the pairing code on the screen is printed) or
+                  while you play (the pairing code shows on the status line). TCP is loopback only unless
                   --link-remote is given too.
   --link-remote   allow a --link tcp: address other machines can reach
   --verbose, -v   print every step as it runs
@@ -133,6 +134,8 @@ do {
         o.layout = layout
         o.profile = displays.first
         o.speedIndex = InteractiveKeys.speeds.firstIndex(of: speed) ?? 0
+        o.link = options.link
+        o.linkRemote = options.linkRemote
         if let f = files.first { o.scenario = try onBoard(try ScenarioParser.parse(try readTextFile(f), file: f)) }
         else if board != nil {
             o.scenario = try onBoard(try ScenarioParser.parse(InteractiveSession.starter, file: "<starter>", name: "interactive"))

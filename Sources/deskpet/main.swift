@@ -16,7 +16,7 @@ let usage = """
 deskpet: the DeskPet device daemon — the pet on a real board (buttons, display, buzzer, LED).
 
 Usage:
-  deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N] [--link ADDR] [--link-remote]
+  deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N] [--link ADDR]... [--link-remote]
   deskpet check --board BOARD
   deskpet boards
   deskpet --help | --version
@@ -37,9 +37,11 @@ Options:
   --zone ZONE     the time zone of a new pet (default: the system's, from /etc/localtime)
   --fps N         animation frames per second while the screen is on (default 10; 0 = none;
                   e-paper never animates)
-  --link ADDR     where phones connect (docs/protocol.md): unix:PATH or tcp:HOST:PORT, or none
-                  (default unix:DATA/link.sock, owner-only); TCP listens on loopback only unless
-                  --link-remote is given too
+  --link ADDR     where phones connect (docs/protocol.md): ble (Bluetooth LE on the first
+                  adapter; ble:N for hciN; docs/ble.md), unix:PATH, tcp:HOST:PORT, or none
+                  (default unix:DATA/link.sock, owner-only). Repeat it to serve several at once
+                  (--link ble --link unix:/run/deskpet.sock). TCP listens on loopback only unless
+                  --link-remote is given too. BLE needs bluetoothd stopped and CAP_NET_ADMIN
   --link-remote   allow --link tcp: on an address other machines can reach
 
 Logs go to stderr (with journald priorities under systemd) and never contain personal text.
@@ -61,7 +63,7 @@ var args = Array(CommandLine.arguments.dropFirst())
 if args.isEmpty || args.contains("--help") || args.contains("-h") { print(usage); exit(args.isEmpty ? 2 : 0) }
 if args.contains("--version") { print("deskpet \(version)"); exit(0) }
 let command = args.removeFirst()
-var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10, linkArg: String?, linkRemote = false
+var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10, linkArgs: [String] = [], linkRemote = false
 while !args.isEmpty {
     let a = args.removeFirst()
     func value() -> String {
@@ -72,7 +74,12 @@ while !args.isEmpty {
     case "--board": boardArg = value()
     case "--data": dataDir = value()
     case "--zone": zoneArg = value()
-    case "--link": linkArg = value()
+    case "--link":
+        let v = value()
+        if v.hasPrefix("ble:"), UInt16(v.dropFirst(4).drop { "hci".contains($0) }) == nil {
+            fail("--link \(v): ble, or ble:N for the adapter hciN", status: 2)
+        }
+        linkArgs.append(v)
     case "--link-remote": linkRemote = true
     case "--fps":
         let v = value()
@@ -162,10 +169,41 @@ do {
     app = try PetApp(store: store, now: Instant(floorDiv(clock.wallMs, 1000)), zone: zoneArg ?? systemZone())
 } catch { fail("journal: \(error)") }
 
-// The phone link (TCP or a Unix socket; BLE comes with the board's adapter).
-let linkAddress = linkArg ?? "unix:\(dataDir)/link.sock"
-if linkAddress != "none" {
-    do { hardware.link = try SocketLink(parsing: linkAddress, allowRemote: linkRemote) } catch { fail("--link: \(error)", status: 2) }
+// The phone links: BLE (docs/ble.md), TCP, Unix sockets; several at once behind a MultiLink.
+let linkAddresses = (linkArgs.isEmpty ? ["unix:\(dataDir)/link.sock"] : linkArgs).filter { $0 != "none" }
+var transports: [PhoneLink] = []
+var ble: (link: BLELink, adapter: BLEAdapter, name: String)?
+for address in linkAddresses {
+    if address == "ble" || address.hasPrefix("ble:") {
+        guard ble == nil else { fail("--link \(address): only one BLE adapter is served", status: 2) }
+        var index: UInt16?
+        if address != "ble" {
+            let n = address.dropFirst(4).drop { $0 == "h" || $0 == "c" || $0 == "i" }
+            guard let i = UInt16(n) else { fail("--link \(address): ble, or ble:N for the adapter hciN", status: 2) }
+            index = i
+        }
+        if BluetoothDaemon.isRunning() { fail("--link ble: bluetoothd is running and holds the adapter: \(BluetoothDaemon.advice)") }
+        do {
+            let adapter = try BLEAdapter(index: index, keysPath: dataDir + "/ble-keys")
+            let name = app.state.pet.name
+            try adapter.setUp(name: name, serviceUUID: DeskPetUUID.service.littleEndianBytes)
+            log.info("ble: hci\(adapter.index) \(adapter.address) set up: \(adapter.log.joined(separator: "; "))")
+            var config = DeskPetGATTConfig(deviceName: name, hasBattery: board.hasBattery)
+            config.firmware = version
+            let link = try BLELink(server: GATTServer(config: config), adapter: adapter)
+            try link.listen()
+            ble = (link, adapter, name)
+            transports.append(link)
+        } catch {
+            fail("--link ble: \(error)" + (BluetoothDaemon.isRunning() ? " (\(BluetoothDaemon.advice))" : ""))
+        }
+    } else {
+        do { transports.append(try SocketLink(parsing: address, allowRemote: linkRemote)) } catch { fail("--link \(address): \(error)", status: 2) }
+    }
+}
+if transports.count == 1 { hardware.link = transports[0] }
+else if transports.count > 1 {
+    do { hardware.link = try MultiLink(transports) } catch { fail("--link: \(error)") }
 }
 
 let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
@@ -174,18 +212,38 @@ let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layo
 
 let linkService = LinkService()
 linkService.log = { log.info($0) }
-if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \(linkAddress)") }
+if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \(linkAddresses.joined(separator: ", "))") }
+if let ble {
+    // The state characteristic, Current Time (the clock as time.set sets it), the battery.
+    linkService.serve(ble.link.server, loop: loop, batteryLevel: board.hasBattery ? { PowerSupply.batteryPercent() ?? 0 } : nil)
+    // The owner renamed the pet: GAP Device Name and the advertised name follow (never logged).
+    var advertised = ble.name
+    loop.onEvents = { _, state in
+        guard state.pet.name != advertised else { return }
+        advertised = state.pet.name
+        ble.link.server.deviceName = advertised
+        do { try ble.adapter.rename(advertised, serviceUUID: DeskPetUUID.service.littleEndianBytes); log.info("ble: advertising the new name") }
+        catch { log.warning("ble: the new name could not be advertised: \(error)") }
+    }
+}
 
 // systemd: READY after the first frame, the watchdog pinged at half its interval.
 let notify = SystemdNotify()
 let pingEveryMs: Int64? = notify.watchdogIntervalUs.map { Int64(max(1000, $0 / 2)) / 1000 }
 var nextPingMs = clock.wallMs
 var reported = 0
+var pairingsLogged = 0
+var keysLogged = ble?.adapter.keys.longTermKeys.count ?? 0
 loop.externalDeadlineMs = { pingEveryMs == nil ? nil : nextPingMs }
 loop.onWake = {
     if let every = pingEveryMs, clock.wallMs >= nextPingMs {
         try? notify.send(.watchdog)
         nextPingMs = clock.wallMs + every
+    }
+    if let ble, ble.adapter.confirmedPairings > pairingsLogged || ble.adapter.keys.longTermKeys.count > keysLogged {
+        pairingsLogged = ble.adapter.confirmedPairings
+        keysLogged = ble.adapter.keys.longTermKeys.count
+        log.info("ble: \(pairingsLogged) Just Works pairing\(pairingsLogged == 1 ? "" : "s") confirmed, \(keysLogged) long term key\(keysLogged == 1 ? "" : "s") stored in \(dataDir)/ble-keys")
     }
     if loop.hardwareErrors.count > reported || loop.hardwareErrors.count == 16 {
         for e in loop.hardwareErrors.suffix(max(0, loop.hardwareErrors.count - reported)) { log.warning("\(e)") }

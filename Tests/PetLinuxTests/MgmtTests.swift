@@ -88,9 +88,29 @@ final class MgmtTests: XCTestCase {
         // New Identity Resolving Key Event: 0x0018; Store_Hint (1), Random_Address (6), Key (23).
         XCTAssertEqual(MgmtEvent(bytes: [0x18, 0x00, 0x00, 0x00, 30, 0x00, 0x01, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66] + irk.bytes),
                        .newIdentityResolvingKey(index: 0, storeHint: true, randomAddress: [0x11, 0x22, 0x33, 0x44, 0x55, 0x66], key: irk))
+        // User Confirmation Request Event: 0x000F; Address (6), Address_Type (1), Confirm_Hint (1), Value (4).
+        XCTAssertEqual(MgmtEvent(bytes: [0x0F, 0x00, 0x01, 0x00, 12, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x02, 0x01, 0, 0, 0, 0]),
+                       .userConfirmRequest(index: 1, address: [0x11, 0x22, 0x33, 0x44, 0x55, 0x66], addressType: 2, confirmHint: 1))
+        // User Confirmation Reply Command: 0x001C; Address (6), Address_Type (1).
+        XCTAssertEqual(MgmtCommand.userConfirmReply(1, address: [0x11, 0x22, 0x33, 0x44, 0x55, 0x66], addressType: 2).bytes,
+                       [0x1C, 0x00, 0x01, 0x00, 0x07, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x02])
         XCTAssertNil(MgmtEvent(bytes: [0x0A, 0x00, 0x00, 0x00, 37, 0x00, 0x01]), "shorter than its length")
         XCTAssertNil(MgmtEvent(bytes: [0x01, 0x00]))
         XCTAssertEqual(MgmtEvent(bytes: [0x0A, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]), .other(code: 0x0A, index: 0), "too short for a key")
+    }
+
+    func testBluetoothdIsFoundByItsProcessName() throws {
+        let dir = try makeTemporaryDirectory("proc")
+        defer { removeTemporaryDirectory(dir) }
+        let proc = dir.path
+        XCTAssertEqual(mkdir(proc + "/12", 0o755), 0)
+        try writeFile(proc + "/12/comm", Array("sshd\n".utf8))
+        XCTAssertEqual(mkdir(proc + "/self", 0o755), 0)
+        XCTAssertFalse(BluetoothDaemon.isRunning(proc: proc))
+        XCTAssertEqual(mkdir(proc + "/345", 0o755), 0)
+        try writeFile(proc + "/345/comm", Array("bluetoothd\n".utf8))
+        XCTAssertTrue(BluetoothDaemon.isRunning(proc: proc))
+        XCTAssertTrue(BluetoothDaemon.advice.contains("systemctl disable --now bluetooth"))
     }
 
     func testKeyFile() throws {

@@ -10,6 +10,7 @@ import XCTest
 import PetSim
 import PetUI
 import PetDevice
+import TestSupport
 
 final class InteractiveTests: XCTestCase {
 
@@ -116,6 +117,51 @@ final class InteractiveTests: XCTestCase {
         try session.perform(.long(.b))
         XCTAssertGreaterThan(device.nowMs, before, "a gesture takes virtual time")
         XCTAssertNotEqual(device.canvas.pixels, pixels, "the buttons changed the screen")
+    }
+
+    /// `--interactive --link unix:PATH`: a phone connects while the session runs, says hello and
+    /// asks to pair; the code the device shows is on the status line, and goes when the phone does.
+    func testALinkIsServedAndThePairingCodeShowsOnTheStatusLine() throws {
+        let dir = try makeTemporaryDirectory("interactive-link")
+        defer { removeTemporaryDirectory(dir) }
+        let path = dir.appendingPathComponent("pet.sock").path
+        var o = InteractiveSession.Options()
+        o.link = "unix:\(path)"
+        let session = try InteractiveSession(options: o)
+        XCTAssertEqual(session.linkDescription, "unix:\(path)")
+        XCTAssertNotNil(session.linkDescriptor)
+        let device = session.simDevice
+        XCTAssertFalse(InteractiveSession.status(device: device, speed: 1, paused: false).contains("pairing code"))
+
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var sa = sockaddr_un()
+        sa.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &sa.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        XCTAssertEqual(r, 0)
+        for json in [#"{"type":"hello","version":1}"#, #"{"type":"pair.begin"}"#] {
+            let body = Array(json.utf8)
+            let frame = [0, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
+            _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        // Serve as the input loop does (waiting on the link's descriptor, bounded), with time paused.
+        try session.perform(.pause)
+        for _ in 0..<200 where device.ui.pairingCode == nil {
+            var p = pollfd(fd: session.linkDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 10)
+            try session.serveLink()
+        }
+        let code = try XCTUnwrap(device.ui.pairingCode)
+        XCTAssertEqual(code.count, 6)
+        XCTAssertTrue(InteractiveSession.status(device: device, speed: 1, paused: true).contains("📱 pairing code \(code)"))
+        close(fd)
+        for _ in 0..<200 where device.ui.pairingCode != nil {
+            var p = pollfd(fd: session.linkDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 10)
+            try session.serveLink()
+        }
+        XCTAssertNil(device.ui.pairingCode, "the phone went: the code is hidden")
+        XCTAssertFalse(InteractiveSession.status(device: device, speed: 1, paused: true).contains("pairing code"))
     }
 
     func testRefusesWithoutATerminal() throws {

@@ -25,7 +25,7 @@ public struct DeskPetGATTConfig: Sendable {
     /// The longest phone-protocol frame body a command may announce (the protocol's maximum).
     public var maxFrameBody: Int = 65_536
     /// Command writes, state reads and Current Time writes need an encrypted link (BT_SECURITY ≥
-    /// medium). Only a test turns this off (the kernel-loop VM has no pairing agent).
+    /// medium). Only tests and `deskpet-hwtest guest-ble-peripheral --open` turn this off.
     public var requireEncryption = true
 
     public init(deviceName: String, hasBattery: Bool = false) { self.deviceName = deviceName; self.hasBattery = hasBattery }

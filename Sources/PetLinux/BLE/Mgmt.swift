@@ -81,6 +81,12 @@ public struct MgmtCommand: Sendable, Equatable {
         return MgmtCommand(opcode: 0x0013, index: index, parameters: p, name: "Load Long Term Keys")
     }
 
+    /// User Confirmation Reply (0x001C): Address (6), Address_Type (1). Accepts a pairing the
+    /// kernel asked about (User Confirmation Request): DeskPet pairs Just Works.
+    public static func userConfirmReply(_ index: UInt16, address: [UInt8], addressType: UInt8) -> MgmtCommand {
+        MgmtCommand(opcode: 0x001C, index: index, parameters: fixed(address, 6) + [addressType], name: "User Confirmation Reply")
+    }
+
     /// Load Identity Resolving Keys (0x0030): Key_Count (2), then 23-byte keys.
     public static func loadIdentityResolvingKeys(_ index: UInt16, _ keys: [IdentityResolvingKey]) -> MgmtCommand {
         var p: [UInt8] = []
@@ -160,6 +166,9 @@ public enum MgmtEvent: Sendable, Equatable {
     case newLongTermKey(index: UInt16, storeHint: Bool, key: LongTermKey)
     /// New Identity Resolving Key (0x0018): Store_Hint, Random_Address (6), Key.
     case newIdentityResolvingKey(index: UInt16, storeHint: Bool, randomAddress: [UInt8], key: IdentityResolvingKey)
+    /// User Confirmation Request (0x000F): Address (6), Address_Type (1), Confirm_Hint (1), Value (4).
+    /// The kernel asks before it completes a Just Works pairing a phone started.
+    case userConfirmRequest(index: UInt16, address: [UInt8], addressType: UInt8, confirmHint: UInt8)
     /// Anything else (Index Added, New Settings, Device Connected…): code and index.
     case other(code: UInt16, index: UInt16)
 
@@ -179,6 +188,8 @@ public enum MgmtEvent: Sendable, Equatable {
         case 0x000A where p.count >= 1 + LongTermKey.size:
             guard let k = LongTermKey(bytes: p.dropFirst()) else { return nil }
             self = .newLongTermKey(index: index, storeHint: p[p.startIndex] != 0, key: k)
+        case 0x000F where p.count >= 12:
+            self = .userConfirmRequest(index: index, address: Array(p.prefix(6)), addressType: p[p.startIndex + 6], confirmHint: p[p.startIndex + 7])
         case 0x0018 where p.count >= 7 + IdentityResolvingKey.size:
             guard let k = IdentityResolvingKey(bytes: p.dropFirst(7)) else { return nil }
             self = .newIdentityResolvingKey(index: index, storeHint: p[p.startIndex] != 0, randomAddress: Array(p.dropFirst().prefix(6)), key: k)

@@ -40,14 +40,18 @@ public final class MgmtSocket {
         guard n == b.count else { throw Self.error("send \(c.name)", n < 0 ? errno : EIO) }
         var waited: Int32 = 0
         while true {
+            // Events read together with the reply (the keys right after a pairing's confirmation)
+            // are kept for `takeEvents`, never dropped.
+            var reply: (status: UInt8, parameters: [UInt8])?
             for e in readEvents() {
                 switch e {
-                case .commandComplete(let i, let op, let st, let p) where op == c.opcode && i == c.index: return (st, p)
-                case .commandStatus(let i, let op, let st) where op == c.opcode && i == c.index && st != 0: return (st, [])
-                case .commandStatus(_, let op, _) where op == c.opcode: continue
+                case .commandComplete(let i, let op, let st, let p) where reply == nil && op == c.opcode && i == c.index: reply = (st, p)
+                case .commandStatus(let i, let op, let st) where reply == nil && op == c.opcode && i == c.index && st != 0: reply = (st, [])
+                case .commandStatus(_, let op, _) where reply == nil && op == c.opcode: continue
                 default: pending.append(e)
                 }
             }
+            if let reply { return reply }
             guard waited < timeoutMs else { throw HardwareError(device: "bluetooth mgmt", operation: c.name, reason: "no reply in \(timeoutMs) ms") }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let step: Int32 = 100
@@ -92,6 +96,29 @@ public final class MgmtSocket {
     }
 }
 
+/// bluetoothd holds the adapter (docs/ble.md#bluetoothd-must-be-stopped).
+public enum BluetoothDaemon {
+    /// What to tell the owner when bluetoothd runs.
+    public static let advice = "stop bluetoothd: systemctl disable --now bluetooth; docs/ble.md says why"
+
+    /// Whether a process named bluetoothd runs (its /proc/PID/comm), looked up under `proc`.
+    public static func isRunning(proc: String = "/proc") -> Bool {
+        guard let dir = opendir(proc) else { return false }
+        defer { closedir(dir) }
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.isEmpty, name.allSatisfy(\.isNumber) else { continue }
+            let fd = open(proc + "/" + name + "/comm", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            var buf = [UInt8](repeating: 0, count: 32)
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            if n > 0, Array(buf[0..<n].prefix { $0 != 0x0A }) == Array("bluetoothd".utf8) { return true }
+        }
+        return false
+    }
+}
+
 /// Sets a controller up as DeskPet's peripheral through the management socket, and stores the
 /// keys it hands out when phones pair. bluetoothd must not run (docs/ble.md).
 public final class BLEAdapter {
@@ -109,7 +136,10 @@ public final class BLEAdapter {
         mgmt = try MgmtSocket()
         if let index { self.index = index } else {
             let p = try mgmt.require(.readIndexList())
-            guard p.count >= 4 else { throw HardwareError(device: "bluetooth", operation: "find a controller", reason: "no Bluetooth controller (Read Controller Index List is empty)") }
+            guard p.count >= 4 else {
+                throw HardwareError(device: "bluetooth", operation: "find a controller",
+                                    reason: "no Bluetooth adapter (the kernel lists none: check `ls /sys/class/bluetooth`, `rfkill list`, and that the board's Bluetooth overlay or firmware is loaded)")
+            }
             self.index = UInt16(p[2]) | UInt16(p[3]) << 8
         }
         self.keysPath = keysPath
@@ -140,17 +170,40 @@ public final class BLEAdapter {
         log.append("Add Advertising: ok")
     }
 
-    /// Handles waiting management events: new keys are stored (file rewritten, 0600). Returns
-    /// how many keys were stored.
+    /// Changes the advertised name (the owner renamed the pet): Set Local Name and the advertising
+    /// instance's scan response (Add Advertising on an existing instance replaces it).
+    public func rename(_ name: String, serviceUUID: [UInt8]) throws(HardwareError) {
+        try mgmt.require(.setLocalName(index, name, short: String(name.prefix(10))))
+        try mgmt.require(.addAdvertising(index, instance: 1, flags: MgmtAdvertisingFlag.connectable | MgmtAdvertisingFlag.discoverable,
+                                         advertisingData: AdvertisingData.advertisement(serviceUUID: serviceUUID),
+                                         scanResponse: AdvertisingData.scanResponse(name: name)))
+    }
+
+    /// Pairings the kernel asked to confirm and this adapter accepted (Just Works).
+    public private(set) var confirmedPairings = 0
+
+    /// Handles waiting management events: a User Confirmation Request (a phone pairing Just
+    /// Works; bluetoothd would have asked its agent) is accepted, new keys are stored (file
+    /// rewritten, 0600). Returns how many keys were stored.
     @discardableResult
     public func poll() throws(HardwareError) -> Int {
         var stored = 0
-        for e in mgmt.takeEvents() {
-            switch e {
-            case .newLongTermKey(let i, let hint, let k) where i == index && hint: keys.add(k); stored += 1
-            case .newIdentityResolvingKey(let i, let hint, _, let k) where i == index && hint: keys.add(k); stored += 1
-            default: break
+        // A reply's wait (User Confirmation Reply) reads the events that come meanwhile (the new
+        // keys) into the socket's pending list: the descriptor is not readable for them any
+        // more, so they are handled here, before returning, until none is left.
+        var events = mgmt.takeEvents()
+        while !events.isEmpty {
+            for e in events {
+                switch e {
+                case .userConfirmRequest(let i, let address, let type, _) where i == index:
+                    try mgmt.require(.userConfirmReply(i, address: address, addressType: type))
+                    confirmedPairings += 1
+                case .newLongTermKey(let i, let hint, let k) where i == index && hint: keys.add(k); stored += 1
+                case .newIdentityResolvingKey(let i, let hint, _, let k) where i == index && hint: keys.add(k); stored += 1
+                default: break
+                }
             }
+            events = mgmt.takeEvents()
         }
         if stored > 0, let keysPath { try keys.save(path: keysPath) }
         return stored
