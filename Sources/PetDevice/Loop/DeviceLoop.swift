@@ -174,6 +174,19 @@ public final class DeviceLoop {
         return outcome
     }
 
+    /// Sends several commands as one group commit (`PetApp.handleBatch`): every event they stored
+    /// is reported once, after the single journal transaction, then the outcomes (in order) may be
+    /// acknowledged.
+    public func sendBatch(_ commands: [Command]) throws(AppError) -> [Outcome] {
+        let outcomes = try app.handleBatch(commands)
+        var committed: [Event] = []
+        for o in outcomes { committed += o.committed }
+        report(committed, byOwner: true)
+        navigator.tick(state: app.state, now: now)
+        needsFrame = true
+        return outcomes
+    }
+
     /// Runs a gesture through the board's layout and the navigator. A device-made command gets a
     /// fresh id; a refused one changes nothing but a soft buzz.
     public func perform(_ g: Gesture) throws(AppError) {
