@@ -101,7 +101,12 @@ public final class DeviceLoop {
         if let n = navigator.nextDeadline(state: app.state, now: now) { consider(n.seconds &* 1000) }
         if animating, let f = nextFrameMs { consider(f) }
         consider(externalDeadlineMs?())
-        consider(link?.nextDeadlineMs(loop: self))
+        // The link's deadlines at or before now mean "at once" (a pipelining client's backlog):
+        // its `tick` always settles them, so this never spins.
+        if let l = link?.nextDeadlineMs(loop: self) {
+            if l <= nowMs { return nowMs }
+            consider(l)
+        }
         return best
     }
 
