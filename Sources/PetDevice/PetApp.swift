@@ -125,14 +125,16 @@ public final class PetApp {
                 outcomes.append(Outcome(result: .success(reply), committed: []))
                 continue
             }
-            let beforeCommand = next
+            // Kept only when time moves (holding a copy makes the next mutation copy the whole
+            // state: once per command would be quadratic in a batch at one instant).
+            let beforeCommand: Engine? = command.at > next.state.now ? next : nil
             let timeEvents = next.advance(to: command.at)
             let decided: [Event]
             do {
                 decided = try next.decide(command)
             } catch {
                 // A refusal keeps only the time events it stored (none: the state as it was).
-                if timeEvents.isEmpty { next = beforeCommand } else { groups.append((nil, try Self.rows(timeEvents, next))) }
+                if timeEvents.isEmpty { if let b = beforeCommand { next = b } } else { groups.append((nil, try Self.rows(timeEvents, next))) }
                 outcomes.append(Outcome(result: .failure(error), committed: timeEvents))
                 continue
             }
