@@ -50,8 +50,11 @@ final class PipelineTests: XCTestCase {
         jsons.insert(#"{"type":"command","id":"q3","name":"task.create","fields":{"task":"q3","title":"Queued 3"}}"#, at: 20)
         jsons.insert(#"{"type":"command","id":"bad2","name":"no.such.command"}"#, at: 25)
         jsons.insert(#"{"type":"ping"}"#, at: 27)
+        let commits = h.service.batchCommits
         try h.raw(1, frames(jsons))
         XCTAssertEqual(violations, [], "replies sent before their command was committed")
+        // Runs end at the repeated id (q3) and the ping: three transactions for 33 commands.
+        XCTAssertEqual(h.service.batchCommits - commits, 3)
         let ms = try h.messages(1)
         let answers = ms.filter { ["reply", "error", "pong"].contains($0["type"] as? String ?? "") }
         XCTAssertEqual(answers.count, jsons.count, "one answer per message")

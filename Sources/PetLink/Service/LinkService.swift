@@ -15,6 +15,10 @@ public final class LinkService: LinkServing {
     var sessions: [Int: Session] = [:]
     /// Wrong pairing codes in a row (any connection); the 5th journals a lockout.
     public internal(set) var wrongCodes = 0
+    /// Group commits so far: journal transactions that stored a run of pipelined commands, and
+    /// the commands they held (for the bench and tests).
+    public internal(set) var batchCommits = 0
+    public internal(set) var batchedCommands = 0
     /// The connection whose pairing code is on screen.
     var codeShownFor: Int?
     /// Short notes for the operator's log: client numbers, message types, codes, sizes — never
@@ -204,6 +208,8 @@ public final class LinkService: LinkServing {
         var outcomes: [Outcome] = []
         var seq = Int64(loop.state.eventCount)
         if !commands.isEmpty {
+            batchCommits += 1
+            batchedCommands += commands.count
             do { outcomes = try loop.sendBatch(commands) } catch {
                 log?("link: journal failed for a batch of \(commands.count) commands: \(error)")
                 var frames: [LinkFrame] = []
