@@ -43,7 +43,7 @@ let package = Package(
         // Tries buttons, buzzer and LED with the Linux backends; its guest-* commands are the
         // kernel-loop checks (tools/kernel-loop/guest-hardware.sh, guest-daemon.sh).
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
-        .executableTarget(name: "deskpet-hwtest", dependencies: ["PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
+        .executableTarget(name: "deskpet-hwtest", dependencies: ["CLinux", "PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The phone stand-in: pairs, sends commands (an offline queue replayed on reconnect),
         // watches events, exports and charts stats (docs/deskpetctl.md).
         .executableTarget(name: "deskpetctl", dependencies: ["PetLink", "PetUI"]),

@@ -1,27 +1,45 @@
 #!/usr/bin/env bash
-# fuzz.sh [SECONDS] [att] — builds the libFuzzer targets with swiftc -sanitize=fuzzer,address and runs
-# each for a bounded time (default 30 s): att = Fuzz/ATTFuzz (the ATT decoder and the GATT server
-# answering it). Corpus and crashes in .build/fuzz/<target>/ (gitignored); a crash exits non-zero
-# and leaves crash-* there with the input. Needs the Swift toolchain's libFuzzer (swift.org Linux
-# toolchains have it). Exit status: libFuzzer's (0 = nothing found).
+# fuzz.sh [SECONDS] ["att frame"] — builds the libFuzzer targets with swiftc -sanitize=fuzzer,address
+# and runs each for SECONDS (default 30; the total is SECONDS per target plus the builds):
+#   att   = Fuzz/ATTFuzz (the ATT decoder and the GATT server answering it)
+#   frame = Fuzz/FrameFuzz (the phone protocol's frame decoder, fed in arbitrary chunkings, and
+#           the message decoder: oversized lengths refused, decoded messages re-encode)
+# Corpus and crashes in .build/fuzz/<target>/ (gitignored); a crash exits non-zero and leaves
+# crash-* there with the input. Needs the Swift toolchain's libFuzzer (swift.org Linux toolchains
+# have it). Exit status: libFuzzer's (0 = nothing found in any target).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 SECS=${1:-30}
-TARGETS=${2:-att}
+TARGETS=${2:-att frame}
+# A trap is reported by libFuzzer itself (the Swift backtracer would trip AddressSanitizer).
+export SWIFT_BACKTRACE=enable=no
 for t in $TARGETS; do
   case "$t" in
-    att) main=$ROOT/Fuzz/ATTFuzz/main.swift; sources=("$ROOT"/Sources/PetLink/ATT/*.swift "$ROOT"/Sources/PetLink/GATT/*.swift) ;;
-    *) echo "fuzz.sh: unknown target $t (att)" >&2; exit 2 ;;
+    att) module=ATTFuzz; main=$ROOT/Fuzz/ATTFuzz/main.swift; sources=("$ROOT"/Sources/PetLink/ATT/*.swift "$ROOT"/Sources/PetLink/GATT/*.swift) ;;
+    frame) module=FrameFuzz; main=$ROOT/Fuzz/FrameFuzz/main.swift
+      sources=("$ROOT"/Sources/PetLink/Protocol/*.swift "$ROOT"/Sources/PetLink/LinkError.swift "$ROOT"/Sources/PetLink/Crypto/HMAC.swift "$ROOT"/Sources/PetLink/Crypto/SHA256.swift) ;;
+    *) echo "fuzz.sh: unknown target $t (att, frame)" >&2; exit 2 ;;
   esac
   out=$ROOT/.build/fuzz/$t
   mkdir -p "$out/corpus"
   echo "fuzz.sh: building $t" >&2
-  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ATTFuzz "$main" "${sources[@]}" -o "$out/$t-fuzz"
-  # Seeds: a few well-formed PDUs (length-prefixed after a first security byte).
-  printf '\x01\x03\x02\xb9\x00\x07\x10\x01\x00\xff\xff\x00\x28' > "$out/corpus/seed-discovery"
-  printf '\x02\x05\x12\x11\x00\x01\x00\x08\x12\x0c\x00\x00\x00\x00\x01\x41' > "$out/corpus/seed-write"
-  printf '\x02\x07\x16\x0c\x00\x00\x00\x00\x00\x02\x18\x01\x05\x0c\x13\x00\x16\x00' > "$out/corpus/seed-prepare"
+  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" "$main" "${sources[@]}" -o "$out/$t-fuzz"
+  if [ "$t" = att ]; then
+    # Seeds: a few well-formed PDUs (length-prefixed after a first security byte).
+    printf '\x01\x03\x02\xb9\x00\x07\x10\x01\x00\xff\xff\x00\x28' > "$out/corpus/seed-discovery"
+    printf '\x02\x05\x12\x11\x00\x01\x00\x08\x12\x0c\x00\x00\x00\x00\x01\x41' > "$out/corpus/seed-write"
+    printf '\x02\x07\x16\x0c\x00\x00\x00\x00\x00\x02\x18\x01\x05\x0c\x13\x00\x16\x00' > "$out/corpus/seed-prepare"
+  else
+    # Seeds: two chunking-seed bytes, then framed messages (a pipeline, pairing, a cut-off frame,
+    # an oversized and a zero length prefix).
+    frame() { local b="$1"; printf '\\x%02x\\x%02x\\x%02x\\x%02x%s' $((${#b} >> 24 & 255)) $((${#b} >> 16 & 255)) $((${#b} >> 8 & 255)) $((${#b} & 255)) "$b"; }
+    printf '\x12\x34'"$(frame '{"type":"hello","version":1,"last_seq":5}')" > "$out/corpus/seed-hello"
+    printf '\x00\x07'"$(frame '{"type":"ping"}')$(frame '{"type":"command","id":"c1","name":"task.create","fields":{"task":"t1","title":"Water","n":5,"b":true}}')"'\x00\x00\x00\x20{"type"' > "$out/corpus/seed-pipeline"
+    printf '\x99\x01'"$(frame '{"type":"pair.finish","nonce":"00","mac":"11","name":"p"}')$(frame '{"type":"unpair","phone":"phone-1"}')" > "$out/corpus/seed-pair"
+    printf '\x01\x01\x00\x01\x00\x01{}' > "$out/corpus/seed-oversized"
+    printf '\x05\x05'"$(frame '{"type":"ping"}')"'\x00\x00\x00\x00' > "$out/corpus/seed-zero"
+  fi
   echo "fuzz.sh: running $t for $SECS s" >&2
   (cd "$out" && "./$t-fuzz" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 corpus)
 done

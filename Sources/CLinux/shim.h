@@ -4,6 +4,7 @@
    signalfd (the daemon's signals on a descriptor), getrandom (PetLink's pairing secrets). */
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <linux/input.h>
 #include <sys/signalfd.h>
 #include <sys/random.h>
@@ -11,5 +12,7 @@
 
 /* ioctl is variadic, which Swift cannot call: one wrapper per argument kind. */
 static inline int deskpet_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+/* Socket types by value: Glibc's Swift overlay does not always export the enum to every module. */
+static inline int deskpet_sock_dgram(void) { return SOCK_DGRAM; }
 static inline int deskpet_ioctl_int(int fd, unsigned long request, int arg) { return ioctl(fd, request, arg); }
 #endif

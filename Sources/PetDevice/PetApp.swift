@@ -97,33 +97,80 @@ public final class PetApp {
     /// acknowledged) or a stored reply cannot be read back.
     @discardableResult
     public func handle(_ command: Command) throws(AppError) -> Outcome {
-        if engine.isDuplicate(command.id) { return Outcome(result: .success(try storedReply(command.id)), committed: []) }
+        let outcomes = try handleBatch([command])
+        guard let only = outcomes.first else { throw .journal(seq: nil, detail: "a command produced no outcome") }
+        return only
+    }
+
+    /// Handles several commands as one group commit: each is decided in order against the state
+    /// the ones before it left (exactly as `handle` one after another would: a refusal changes
+    /// nothing and does not stop the others; an id seen before — in the journal or earlier in this
+    /// batch — gets its reply marked `duplicate` and stores nothing), then every accepted command
+    /// and every event is stored in ONE journal transaction, and only then is the live state
+    /// replaced. The outcomes are in the commands' order; nothing may be acknowledged before this
+    /// returns. If the journal fails, nothing of the batch is stored or applied and this throws.
+    public func handleBatch(_ commands: [Command]) throws(AppError) -> [Outcome] {
         var next = engine
-        let timeEvents = next.advance(to: command.at)
-        let decided: [Event]
-        do {
-            decided = try next.decide(command)
-        } catch {
-            if !timeEvents.isEmpty { try commit(next, events: timeEvents, command: nil) }
-            return Outcome(result: .failure(error), committed: timeEvents)
-        }
-        next.apply(decided)
-        let reward = decided.lazy.compactMap { e -> Int? in
-            if case let .taskCompleted(_, _, r) = e.kind { return r.coins }
-            return nil
-        }.first
-        let s = next.state
-        let reply = Reply(ok: true, command: command.action.name, events: decided.count, coins: s.coins, xp: s.xp,
-                          level: s.level, reward: reward, duplicate: nil)
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(commands.count)
+        var groups: [(command: CommandRow?, events: [EventRow])] = []
+        groups.reserveCapacity(commands.count)
+        var decidedHere: [String: Reply] = [:]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let replyText: String
-        do { replyText = String(decoding: try encoder.encode(reply), as: UTF8.self) } catch {
-            throw .journal(seq: nil, detail: "command \(command.action.name): the reply cannot be encoded")
+        for command in commands {
+            if next.isDuplicate(command.id) {
+                var reply: Reply
+                if let r = decidedHere[command.id] { reply = r; reply.duplicate = true } else { reply = try storedReply(command.id) }
+                outcomes.append(Outcome(result: .success(reply), committed: []))
+                continue
+            }
+            // Kept only when time moves (holding a copy makes the next mutation copy the whole
+            // state: once per command would be quadratic in a batch at one instant).
+            let beforeCommand: Engine? = command.at > next.state.now ? next : nil
+            let timeEvents = next.advance(to: command.at)
+            let decided: [Event]
+            do {
+                decided = try next.decide(command)
+            } catch {
+                // A refusal keeps only the time events it stored (none: the state as it was).
+                if timeEvents.isEmpty { if let b = beforeCommand { next = b } } else { groups.append((nil, try Self.rows(timeEvents, next))) }
+                outcomes.append(Outcome(result: .failure(error), committed: timeEvents))
+                continue
+            }
+            next.apply(decided)
+            let reward = decided.lazy.compactMap { e -> Int? in
+                if case let .taskCompleted(_, _, r) = e.kind { return r.coins }
+                return nil
+            }.first
+            let s = next.state
+            let reply = Reply(ok: true, command: command.action.name, events: decided.count, coins: s.coins, xp: s.xp,
+                              level: s.level, reward: reward, duplicate: nil)
+            let replyText: String
+            do { replyText = String(decoding: try encoder.encode(reply), as: UTF8.self) } catch {
+                throw .journal(seq: nil, detail: "command \(command.action.name): the reply cannot be encoded")
+            }
+            let row = CommandRow(id: command.id, at: command.at.seconds, kind: command.action.name, reply: replyText)
+            groups.append((row, try Self.rows(timeEvents + decided, next)))
+            decidedHere[command.id] = reply
+            outcomes.append(Outcome(result: .success(reply), committed: timeEvents + decided))
         }
-        let row = CommandRow(id: command.id, at: command.at.seconds, kind: command.action.name, reply: replyText)
-        try commit(next, events: timeEvents + decided, command: row)
-        return Outcome(result: .success(reply), committed: timeEvents + decided)
+        if groups.isEmpty {
+            engine = next
+        } else {
+            do { try store.appendBatch(groups) } catch { throw .store(error) }
+            engine = next
+            if Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
+        }
+        return outcomes
+    }
+
+    /// Journal rows for events, with the day as `engine`'s clock reckons it now.
+    private static func rows(_ events: [Event], _ engine: Engine) throws(AppError) -> [EventRow] {
+        var rows: [EventRow] = []
+        rows.reserveCapacity(events.count)
+        for e in events { rows.append(try JournalCodec.row(e, clock: engine.state.clock)) }
+        return rows
     }
 
     /// The reply stored for a command id seen before. Its absence or an unreadable reply is an

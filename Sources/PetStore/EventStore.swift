@@ -94,6 +94,26 @@ public final class EventStore {
         }
     }
 
+    /// Appends several commands' groups of events (group commit) in ONE transaction: each group
+    /// as `append(command:events:)` would store it, in order, but with a single commit (one WAL
+    /// sync) for them all. Returns each group's sequence numbers. On any failure (a duplicate
+    /// command id, a full disk) nothing of any group is stored.
+    @discardableResult
+    public func appendBatch(_ groups: [(command: CommandRow?, events: [EventRow])]) throws(StoreError) -> [[Int64]] {
+        let conn = try live()
+        try conn.begin()
+        do {
+            var all: [[Int64]] = []
+            all.reserveCapacity(groups.count)
+            for g in groups { all.append(try insert(command: g.command, events: g.events, conn)) }
+            try conn.commit()
+            return all
+        } catch {
+            conn.rollback()
+            throw error
+        }
+    }
+
     /// The body of `append`; runs inside the caller's transaction.
     private func insert(command: CommandRow?, events: [EventRow], _ conn: Connection) throws(StoreError) -> [Int64] {
         if let command {

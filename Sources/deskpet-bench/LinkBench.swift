@@ -71,8 +71,9 @@ struct BenchError: Error, CustomStringConvertible { var message: String; var des
 func benchLink(n: Int, queued: Int) throws {
     let dir = tempDir()
     let link = try SocketLink(parsing: "tcp:127.0.0.1:0")
+    let service = LinkService()
     let device = try SimDevice(dbPath: dir + "/link.db", start: start2026, zone: "Europe/Berlin", boot: false,
-                               link: link, linkService: LinkService())
+                               link: link, linkService: service)
     let client = try BenchClient(port: link.port)
     try client.send(#"{"type":"hello","version":1}"#, device: device)
     _ = try client.await("welcome", device: device)
@@ -106,6 +107,7 @@ func benchLink(n: Int, queued: Int) throws {
     // Offline sync: `queued` commands sent back to back (a companion replaying its queue), then
     // every reply read; each command stored once.
     let before = device.app.state.eventCount
+    let commitsBefore = service.batchCommits
     let t0 = monoNs()
     for i in 0..<queued {
         try client.send(#"{"type":"command","id":"q\#(i)","name":"task.create","fields":{"task":"q\#(i)","title":"Queued \#(i)"}}"#, device: device)
@@ -123,7 +125,9 @@ func benchLink(n: Int, queued: Int) throws {
     }
     let seconds = Double(monoNs() - t0) / 1e9
     emit([("figure", q("link_sync_queued")), ("commands", "\(queued)"), ("replies", "\(replies)"),
-          ("events_stored", "\(device.app.state.eventCount - before)"), ("seconds", f(seconds)), ("target", q("<=1 s"))])
+          ("events_stored", "\(device.app.state.eventCount - before)"), ("seconds", f(seconds)),
+          ("transactions", "\(service.batchCommits - commitsBefore)"), ("store", q("group commit: one transaction per batch of <=64, reply after commit")),
+          ("target", q("<=1 s"))])
     close(client.fd)
     link.close()
     for s in ["", "-wal", "-shm"] { removeFile(dir + "/link.db" + s) }

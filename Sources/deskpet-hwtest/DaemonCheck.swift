@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import PetCore
 import PetDevice
 import PetSim
@@ -16,7 +17,7 @@ import PetUI
 
 /// `notify-listen PATH`: runs until killed.
 func notifyListen(_ path: String) throws {
-    let fd = socket(AF_UNIX, Int32(Glibc.SOCK_DGRAM.rawValue), 0)
+    let fd = socket(AF_UNIX, deskpet_sock_dgram(), 0)
     guard fd >= 0 else { throw UsageError(description: "socket: \(String(cString: strerror(errno)))") }
     var addr = sockaddr_un()
     addr.sun_family = sa_family_t(AF_UNIX)

@@ -12,8 +12,11 @@ final class MemoryLink: PhoneLink {
     var disconnected: Set<Int> = []
     var fileDescriptor: Int32? { nil }
     func receive() throws(HardwareError) -> [LinkEvent] { defer { inbox = [] }; return inbox }
+    /// Called for every frame as the device sends it (before the test reads it).
+    var onSend: ((LinkFrame) -> Void)?
     func send(_ frame: LinkFrame) throws(HardwareError) {
         guard !disconnected.contains(frame.client) else { return }
+        onSend?(frame)
         sent[frame.client, default: []] += frame.bytes
     }
     func disconnect(client: Int) { disconnected.insert(client) }

@@ -157,7 +157,8 @@ public protocol LinkServing: AnyObject {
     func handle(_ event: LinkEvent, loop: DeviceLoop) -> [LinkFrame]
     /// Events were stored (by anyone): the frames to push to connected clients.
     func pushed(_ events: [Event], loop: DeviceLoop) -> [LinkFrame]
-    /// When it next needs the loop to wake (a client's timeout), wall ms; nil: never.
+    /// When it next needs the loop to wake (a client's timeout), wall ms; nil: never. At or
+    /// before now: wake again at once (messages are waiting; `tick` serves the next batch).
     func nextDeadlineMs(loop: DeviceLoop) -> Int64?
     /// The loop woke: time-outs, clients to drop. The frames to send.
     func tick(loop: DeviceLoop) -> [LinkFrame]

@@ -101,7 +101,12 @@ public final class DeviceLoop {
         if let n = navigator.nextDeadline(state: app.state, now: now) { consider(n.seconds &* 1000) }
         if animating, let f = nextFrameMs { consider(f) }
         consider(externalDeadlineMs?())
-        consider(link?.nextDeadlineMs(loop: self))
+        // The link's deadlines at or before now mean "at once" (a pipelining client's backlog):
+        // its `tick` always settles them, so this never spins.
+        if let l = link?.nextDeadlineMs(loop: self) {
+            if l <= nowMs { return nowMs }
+            consider(l)
+        }
         return best
     }
 
@@ -172,6 +177,19 @@ public final class DeviceLoop {
         navigator.tick(state: app.state, now: now)
         needsFrame = true
         return outcome
+    }
+
+    /// Sends several commands as one group commit (`PetApp.handleBatch`): every event they stored
+    /// is reported once, after the single journal transaction, then the outcomes (in order) may be
+    /// acknowledged.
+    public func sendBatch(_ commands: [Command]) throws(AppError) -> [Outcome] {
+        let outcomes = try app.handleBatch(commands)
+        var committed: [Event] = []
+        for o in outcomes { committed += o.committed }
+        report(committed, byOwner: true)
+        navigator.tick(state: app.state, now: now)
+        needsFrame = true
+        return outcomes
     }
 
     /// Runs a gesture through the board's layout and the navigator. A device-made command gets a

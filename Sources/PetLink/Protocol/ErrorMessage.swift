@@ -37,6 +37,7 @@ public enum ErrorCode {
     public static let tooManyPhones = "too_many_phones"
     public static let tooManyClients = "too_many_clients"
     public static let timeout = "timeout"
+    public static let overloaded = "overloaded"
     public static let unsupported = "unsupported"
     public static let confirmOnDevice = "confirm_on_device"
     public static let journal = "journal_failed"

@@ -12,6 +12,13 @@ public struct LinkConfig: Sendable, Equatable {
     public var challengeSeconds = 120
     /// Events replayed at most after `hello.last_seq` (older gaps: `truncated`, then resync).
     public var replayLimit = 500
+    /// Messages handled per connection per wake-up: a run of pipelined commands among them is
+    /// decided together and stored in one journal transaction (group commit). Buttons and the
+    /// other connections are served between batches.
+    public var batchLimit = 64
+    /// Bytes of whole messages a connection may have waiting unanswered; beyond it `overloaded`
+    /// and the connection is closed (the same bound as its unread output).
+    public var maxWaitingBytes = 1 << 20
     public init() {}
 }
 

@@ -12,54 +12,88 @@ extension LinkService {
     /// Commands only the link knows (the rest go to `CommandParser`).
     public static let linkCommands = ["export", "time.set", "state", "wipe"]
 
+    /// What a `command` message comes to before anything is stored.
+    enum Prepared {
+        /// Answered without the journal: a refusal (bad id, bad fields, unparsable), never stored.
+        case answered([LinkFrame])
+        /// A link command (`export`, `state`, `time.set`, `wipe`): handled on its own.
+        case link
+        /// A domain command for the journal (a repeated id becomes a placeholder the app answers
+        /// with the stored reply).
+        case domain(Command)
+    }
+
     func command(_ m: CommandMessage, phone: String, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        switch prepare(m, phone: phone, from: c, loop: loop) {
+        case .answered(let frames): return frames
+        case .link: return linkCommand(m, from: c, loop: loop)
+        case .domain(let command):
+            let outcome: Outcome
+            do { outcome = try loop.send(command) } catch {
+                log?("link: journal failed for a \(m.name.prefix(40)) command: \(error)")
+                return journalFailed(m.id, from: c)
+            }
+            return answer(outcome, id: m.id, seq: Int64(loop.state.eventCount), from: c)
+        }
+    }
+
+    /// Validates a command message and parses it against the device's current state.
+    func prepare(_ m: CommandMessage, phone: String, from c: Int, loop: DeviceLoop) -> Prepared {
         guard Self.validClientID(m.id) else {
-            return reply(c, ErrorMessage(id: nil, code: DomainError.invalidField(field: "id", reason: "").code,
-                                         message: "invalid id: must be 1–\(Self.maxClientID) ASCII letters, digits or - _ . : #"))
+            return .answered(reply(c, ErrorMessage(id: nil, code: DomainError.invalidField(field: "id", reason: "").code,
+                                                   message: "invalid id: must be 1–\(Self.maxClientID) ASCII letters, digits or - _ . : #")))
         }
         var fields: [String: String] = [:]
         for (k, v) in m.fields ?? [:] {
             guard let text = v.fieldText else {
-                return reply(c, ErrorMessage(id: m.id, code: "invalid_field", message: "invalid \(k.prefix(40)): must be a string, a whole number or a boolean"))
+                return .answered(reply(c, ErrorMessage(id: m.id, code: "invalid_field", message: "invalid \(k.prefix(40)): must be a string, a whole number or a boolean")))
             }
             fields[k] = text
         }
+        if Self.linkCommands.contains(m.name) { return .link }
+        let journalID = Self.journalID(phone: phone, id: m.id)
+        if loop.app.engine.isDuplicate(journalID) {
+            // Seen before: the app answers with the stored reply whatever the action says (and
+            // the fields may no longer parse: a relative time, a deleted task).
+            return .domain(Command(id: journalID, at: loop.now, action: .petThePet))
+        }
+        do {
+            return .domain(try CommandParser.parse(name: m.name, fields: fields, id: journalID, at: loop.now,
+                                                   clock: loop.state.clock, current: loop.state.device))
+        } catch {
+            return .answered(reply(c, ErrorMessage(id: m.id, code: error.code, message: error.description)))
+        }
+    }
+
+    static func journalID(phone: String, id: String) -> String { "\(phone):\(id)" }
+
+    /// The answer to a stored (or refused) domain command.
+    func answer(_ outcome: Outcome, id: String, seq: Int64, from c: Int) -> [LinkFrame] {
+        switch outcome.result {
+        case .failure(let e):
+            return reply(c, ErrorMessage(id: id, code: e.code, message: e.description))
+        case .success(let r):
+            var out = ReplyMessage(id: id, command: r.command)
+            out.events = r.events; out.coins = r.coins; out.xp = r.xp; out.level = r.level; out.reward = r.reward
+            out.duplicate = r.duplicate; out.seq = seq
+            return reply(c, out)
+        }
+    }
+
+    func journalFailed(_ id: String, from c: Int) -> [LinkFrame] {
+        reply(c, ErrorMessage(id: id, code: ErrorCode.journal, message: "the journal could not store this command; nothing changed"))
+    }
+
+    private func linkCommand(_ m: CommandMessage, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        var fields: [String: String] = [:]
+        for (k, v) in m.fields ?? [:] { if let text = v.fieldText { fields[k] = text } }
         switch m.name {
         case "export": return export(id: m.id, from: c, loop: loop)
         case "state": return reply(c, stateMessage(loop, id: m.id, withTasks: true))
         case "time.set": return setTime(id: m.id, fields: fields, from: c, loop: loop)
-        case "wipe":
+        default:
             return reply(c, ErrorMessage(id: m.id, code: ErrorCode.confirmOnDevice,
                                          message: "a wipe needs the owner on the device: hold A and C for 3 s"))
-        default: break
-        }
-        let journalID = "\(phone):\(m.id)"
-        let command: Command
-        if loop.app.engine.isDuplicate(journalID) {
-            // Seen before: the app answers with the stored reply whatever the action says (and
-            // the fields may no longer parse: a relative time, a deleted task).
-            command = Command(id: journalID, at: loop.now, action: .petThePet)
-        } else {
-            do {
-                command = try CommandParser.parse(name: m.name, fields: fields, id: journalID, at: loop.now,
-                                                  clock: loop.state.clock, current: loop.state.device)
-            } catch {
-                return reply(c, ErrorMessage(id: m.id, code: error.code, message: error.description))
-            }
-        }
-        let outcome: Outcome
-        do { outcome = try loop.send(command) } catch {
-            log?("link: journal failed for a \(m.name.prefix(40)) command: \(error)")
-            return reply(c, ErrorMessage(id: m.id, code: ErrorCode.journal, message: "the journal could not store this command; nothing changed"))
-        }
-        switch outcome.result {
-        case .failure(let e):
-            return reply(c, ErrorMessage(id: m.id, code: e.code, message: e.description))
-        case .success(let r):
-            var out = ReplyMessage(id: m.id, command: r.command)
-            out.events = r.events; out.coins = r.coins; out.xp = r.xp; out.level = r.level; out.reward = r.reward
-            out.duplicate = r.duplicate; out.seq = Int64(loop.state.eventCount)
-            return reply(c, out)
         }
     }
 

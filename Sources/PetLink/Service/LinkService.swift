@@ -15,6 +15,10 @@ public final class LinkService: LinkServing {
     var sessions: [Int: Session] = [:]
     /// Wrong pairing codes in a row (any connection); the 5th journals a lockout.
     public internal(set) var wrongCodes = 0
+    /// Group commits so far: journal transactions that stored a run of pipelined commands, and
+    /// the commands they held (for the bench and tests).
+    public internal(set) var batchCommits = 0
+    public internal(set) var batchedCommands = 0
     /// The connection whose pairing code is on screen.
     var codeShownFor: Int?
     /// Short notes for the operator's log: client numbers, message types, codes, sizes — never
@@ -93,6 +97,7 @@ public final class LinkService: LinkServing {
         var best: Int64?
         func consider(_ t: Int64) { best = best.map { min($0, t) } ?? t }
         for s in sessions.values {
+            if s.hasWaiting { consider(loop.nowMs) }   // a backlog: serve it at once
             consider(s.lastFrameMs &+ config.idleTimeoutMs)
             if let p = s.partialSinceMs { consider(p &+ config.halfFrameTimeoutMs) }
             if let ch = s.challenge { consider(ch.expiresMs) }
@@ -115,6 +120,11 @@ public final class LinkService: LinkServing {
                 hideCode(ifShownFor: c, loop: loop)
             }
         }
+        // Backlogs: one more batch for each connection not yet served in this wake-up.
+        for c in sessions.keys.sorted() {
+            guard let s = sessions[c], s.hasWaiting, s.servedAtWake != loop.wakeups else { continue }
+            serve(c, loop: loop)
+        }
         return []
     }
 
@@ -135,22 +145,100 @@ public final class LinkService: LinkServing {
         if !bodies.isEmpty { s.lastFrameMs = now }
         if s.decoder.hasPartialFrame { if s.partialSinceMs == nil || !bodies.isEmpty { s.partialSinceMs = now } }
         else { s.partialSinceMs = nil }
+        s.enqueue(bodies)
         sessions[f.client] = s
-        var out: [LinkFrame] = []
-        for body in bodies {
-            // The session may have been dropped by an earlier message of the same read.
-            guard sessions[f.client] != nil else { break }
-            out += message(body, from: f.client, loop: loop)
+        if s.waitingBytes > config.maxWaitingBytes {
+            log?("link: client \(f.client) dropped: \(s.waitingBytes) bytes of messages waiting")
+            drop(f.client, ErrorMessage(code: ErrorCode.overloaded, message: "more than \(config.maxWaitingBytes) bytes of messages waiting for answers: wait for replies before sending more"), loop: loop)
+            return []
         }
-        return out
+        if s.hasWaiting && s.servedAtWake != loop.wakeups { serve(f.client, loop: loop) }
+        return []
     }
 
-    private func message(_ body: [UInt8], from c: Int, loop: DeviceLoop) -> [LinkFrame] {
-        let m: ClientMessage
-        do { m = try ClientMessage.decode(body) } catch {
-            let code = if case .unknownType = error { ErrorCode.unknownType } else { ErrorCode.malformed }
-            return reply(c, ErrorMessage(code: code, message: error.description))
+    /// One batch of a connection's waiting messages (at most `config.batchLimit`), answered in
+    /// order. A run of domain commands is decided together and stored in one journal transaction
+    /// (`DeviceLoop.sendBatch`); their events are pushed, then the replies go out. Anything else
+    /// ends the run and is answered on its own. Frames are sent here, as they are ready.
+    func serve(_ c: Int, loop: DeviceLoop) {
+        sessions[c]?.servedAtWake = loop.wakeups
+        var run: [(id: String, prepared: Prepared)] = []
+        var runIDs: Set<String> = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            let entries = run
+            run = []; runIDs = []
+            loop.sendLink(commandRun(entries, from: c, loop: loop))
         }
+        var handled = 0
+        while handled < config.batchLimit, sessions[c] != nil, let body = sessions[c]?.takeWaiting() {
+            handled += 1
+            let m: ClientMessage
+            do { m = try ClientMessage.decode(body) } catch {
+                flush()
+                let code = if case .unknownType = error { ErrorCode.unknownType } else { ErrorCode.malformed }
+                loop.sendLink(reply(c, ErrorMessage(code: code, message: error.description)))
+                continue
+            }
+            guard case .command(let cmd) = m, let s = sessions[c], s.saidHello, let phone = s.phone else {
+                flush()
+                loop.sendLink(message(m, from: c, loop: loop))
+                continue
+            }
+            // A repeated id must see its first occurrence stored (or refused) before it is parsed.
+            if runIDs.contains(Self.journalID(phone: phone, id: cmd.id)) { flush() }
+            let prepared = prepare(cmd, phone: phone, from: c, loop: loop)
+            if case .link = prepared {
+                flush()
+                loop.sendLink(command(cmd, phone: phone, from: c, loop: loop))
+                continue
+            }
+            run.append((cmd.id, prepared))
+            if case .domain(let command) = prepared { runIDs.insert(command.id) }
+            // Settings change how the next commands parse (zone, day start, device settings).
+            if cmd.name.hasPrefix("settings.") { flush() }
+        }
+        flush()
+    }
+
+    /// Stores a run of prepared commands in one transaction; returns the answers, in order.
+    private func commandRun(_ run: [(id: String, prepared: Prepared)], from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+        var commands: [Command] = []
+        for entry in run { if case .domain(let command) = entry.prepared { commands.append(command) } }
+        var outcomes: [Outcome] = []
+        var seq = Int64(loop.state.eventCount)
+        if !commands.isEmpty {
+            batchCommits += 1
+            batchedCommands += commands.count
+            do { outcomes = try loop.sendBatch(commands) } catch {
+                log?("link: journal failed for a batch of \(commands.count) commands: \(error)")
+                var frames: [LinkFrame] = []
+                for entry in run {
+                    switch entry.prepared {
+                    case .answered(let f): frames += f
+                    case .domain, .link: frames += journalFailed(entry.id, from: c)
+                    }
+                }
+                return frames
+            }
+        }
+        var frames: [LinkFrame] = []
+        var next = 0
+        for entry in run {
+            switch entry.prepared {
+            case .answered(let f): frames += f
+            case .link: break
+            case .domain:
+                let outcome = outcomes[next]
+                next += 1
+                seq += Int64(outcome.committed.count)
+                frames += answer(outcome, id: entry.id, seq: seq, from: c)
+            }
+        }
+        return frames
+    }
+
+    private func message(_ m: ClientMessage, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
         guard let s = sessions[c] else { return [] }
         if case .hello(let h) = m { return hello(h, from: c, loop: loop) }
         guard s.saidHello else { return reply(c, ErrorMessage(code: ErrorCode.helloFirst, message: "say hello first")) }

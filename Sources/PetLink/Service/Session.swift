@@ -16,5 +16,30 @@ struct Session {
         var expiresMs: Int64
     }
 
+    /// Whole message bodies received and not yet handled, oldest first (from `waitingHead` on):
+    /// a pipelining client's backlog, served one batch per wake-up.
+    var waiting: [[UInt8]] = []
+    var waitingHead = 0
+    var waitingBytes = 0
+    /// The loop's wake-up in which this connection was last served (one batch per wake-up).
+    var servedAtWake = -1
+
     init(nowMs: Int64) { lastFrameMs = nowMs }
+
+    var hasWaiting: Bool { waitingHead < waiting.count }
+
+    mutating func enqueue(_ bodies: [[UInt8]]) {
+        for b in bodies { waiting.append(b); waitingBytes += b.count }
+    }
+
+    /// The oldest waiting body, removed.
+    mutating func takeWaiting() -> [UInt8]? {
+        guard waitingHead < waiting.count else { return nil }
+        let b = waiting[waitingHead]
+        waitingHead += 1
+        waitingBytes -= b.count
+        if waitingHead == waiting.count { waiting.removeAll(keepingCapacity: true); waitingHead = 0 }
+        else if waitingHead >= 256 { waiting.removeFirst(waitingHead); waitingHead = 0 }
+        return b
+    }
 }
