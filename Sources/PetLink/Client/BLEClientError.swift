@@ -55,6 +55,8 @@ public struct BLEAddress: Sendable, Equatable, CustomStringConvertible {
     public var bytes: [UInt8]
     public var random: Bool
 
+    public init(bytes: [UInt8], random: Bool) { self.bytes = bytes; self.random = random }
+
     public static func parse(_ text: String) throws(BLEClientError) -> BLEAddress {
         var t = Substring(text)
         var random = false
