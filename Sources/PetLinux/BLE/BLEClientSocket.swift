@@ -103,13 +103,14 @@ public enum BLEClientSocket {
     }
 
     /// Connects, then opens the GATT stream (MTU, discovery, notifications). Failures to reach
-    /// the device come as `unreachable` (the message is the `BLEClientError`'s), the rest as
-    /// `bluetooth`, `timeout` or `connectionLost`.
+    /// the device (no adapter, adapter down, nothing at the address) come as `unreachable` (the
+    /// message is the `BLEClientError`'s); no Bluetooth in the kernel, pairing needed, no DeskPet
+    /// service as `bluetooth`; else `timeout` or `connectionLost`.
     public static func openStream(_ address: BLEAddress, timeoutSeconds: Int) throws(LinkClientError) -> BLEStream {
         let fd: Int32
         do { fd = try connect(address, timeoutSeconds: timeoutSeconds) } catch {
             switch error {
-            case .pairingNeeded, .badAddress: throw .bluetooth(error)
+            case .pairingNeeded, .badAddress, .noBluetooth: throw .bluetooth(error)
             default: throw .unreachable(address: "ble:\(address)", reason: error.description)
             }
         }
