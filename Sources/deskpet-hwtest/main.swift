@@ -189,6 +189,8 @@ func main() -> Int32 {
             return try guestFrame(&args)
         case "guest-ble-peripheral":
             return try blePeripheral(&args)
+        case "guest-ble-service":
+            return try bleServicePeripheral(&args)
         case "guest-gpio", "guest-evdev", "guest-buzzer", "guest-led":
             guard let sim = option("--sim", &args) else { throw UsageError(description: "\(command) needs --sim DIR (the gpio-sim bank's sysfs directory)") }
             let chip = option("--chip", &args) ?? "pet-buttons"
