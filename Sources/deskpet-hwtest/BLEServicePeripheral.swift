@@ -32,11 +32,14 @@ func bleServicePeripheral(_ args: inout [String]) throws -> Int32 {
     }
     try link.listen()
     let sim = try SimDevice(dbPath: nil, start: Instant(1_772_434_800), zone: "UTC", boot: false, link: link, linkService: LinkService())
+    // No bluetoothd in the VM: answer the kernel's Just Works confirmations for hci0 here.
+    let agent = try JustWorksAgent(index: adapter.index)
     log("listening on ATT (CID 4), serving LinkService")
     let end = SystemClock().monotonicNs + UInt64(seconds) * 1_000_000_000
     var shown: String?
     while SystemClock().monotonicNs < end {
-        try sim.serveLink(waitingUpToMs: 200)
+        try sim.serveLink(waitingUpToMs: 50)
+        if agent.poll() > 0 { log("agent: " + agent.log.joined(separator: "; ")) }
         if sim.ui.pairingCode != shown {
             shown = sim.ui.pairingCode
             if let shown { log("pairing code \(shown)") }

@@ -200,3 +200,23 @@ final class BLEStreamTests: XCTestCase {
         }
     }
 }
+
+final class JustWorksAgentTests: XCTestCase {
+    /// User Confirmation Request (0x000F) → Reply (0x001C) with the address and type for Just Works
+    /// (Confirm_Hint 1); Negative Reply (0x001D) for numeric comparison (hint 0); others ignored.
+    func testAnswers() throws {
+        // code 0x000F, index 1, length 12: address 01:00:01:AA:00 (LE), type 1 (LE public), hint, value.
+        let addr: [UInt8] = [0x01, 0x00, 0x01, 0x01, 0xAA, 0x00, 0x01]
+        let justWorks: [UInt8] = [0x0F, 0x00, 0x01, 0x00, 12, 0] + addr + [1, 0, 0, 0, 0]
+        let a = try XCTUnwrap(JustWorksAgent.answer(justWorks))
+        XCTAssertTrue(a.accepted)
+        XCTAssertEqual(a.address, "00:AA:01:01:00:01")
+        XCTAssertEqual(a.command.bytes, [0x1C, 0x00, 0x01, 0x00, 7, 0] + addr)
+        let numeric: [UInt8] = [0x0F, 0x00, 0x01, 0x00, 12, 0] + addr + [0, 0x40, 0xE2, 0x01, 0]
+        let n = try XCTUnwrap(JustWorksAgent.answer(numeric))
+        XCTAssertFalse(n.accepted)
+        XCTAssertEqual(n.command.bytes, [0x1D, 0x00, 0x01, 0x00, 7, 0] + addr)
+        XCTAssertNil(JustWorksAgent.answer([0x0B, 0x00, 0x01, 0x00, 12, 0] + addr + [1, 0, 0, 0, 0]))   // Device Connected
+        XCTAssertNil(JustWorksAgent.answer(Array(justWorks.prefix(10))))   // truncated
+    }
+}

@@ -61,6 +61,9 @@ public enum BLEClientSocket {
         withUnsafeMutableBytes(of: &remote.l2_bdaddr) { raw in
             for (i, byte) in address.bytes.reversed().enumerated() { raw[i] = byte }   // bdaddr_t is little-endian
         }
+        // The agent listens before the connection exists: the kernel asks for the confirmation
+        // as soon as the link is up, often before connect returns.
+        let agent = try? JustWorksAgent()
         // Nonblocking connect, bounded by poll (a blocking one would wait for the kernel's own timeout).
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let r = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) } }
@@ -70,16 +73,39 @@ public enum BLEClientSocket {
             var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             var n: Int32
             repeat { n = poll(&p, 1, Int32(max(1, timeoutSeconds) * 1000)) } while n < 0 && errno == EINTR
+            agent?.poll()
             if n == 0 { throw .addressNotFound(address: name, reason: "no connection within \(timeoutSeconds) s") }
             var len = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &len)
         }
         if failure != 0 { throw mapConnect(failure, name) }
+        try awaitEncryption(fd, name, agent: agent, timeoutSeconds: timeoutSeconds)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var tv = timeval(tv_sec: max(1, timeoutSeconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         ok = true
         return fd
+    }
+
+    /// The ATT channel is ready before the link is encrypted: waits (bounded by poll) for the
+    /// kernel's pairing or re-encryption to reach BT_SECURITY medium, answering its Just Works
+    /// confirmation itself (`JustWorksAgent`) when it may open the management socket (root or
+    /// CAP_NET_ADMIN; else bluetoothd's agent must). A link that stays unencrypted is
+    /// `pairingNeeded`: the device refuses every command on it.
+    static func awaitEncryption(_ fd: Int32, _ name: String, agent: JustWorksAgent?, timeoutSeconds: Int) throws(BLEClientError) {
+        if (securityLevel(fd) ?? 0) >= 2 { return }
+        var elapsed: Int32 = 0
+        let limit = Int32(max(1, min(timeoutSeconds, 15)) * 1000)
+        while elapsed < limit {
+            agent?.poll()
+            if (securityLevel(fd) ?? 0) >= 2 { return }
+            var p = [pollfd(fd: agent?.mgmt.fd ?? -1, events: Int16(POLLIN), revents: 0),
+                     pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            _ = Glibc.poll(&p, 2, 50)
+            if p[1].revents & Int16(POLLHUP | POLLERR) != 0 { return }   // dropped: the first read says so
+            elapsed += 50
+        }
+        throw .pairingNeeded(address: name)
     }
 
     /// The link's security level now (BT_SECURITY_LOW 1 … HIGH 3).
