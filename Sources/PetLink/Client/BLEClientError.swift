@@ -23,6 +23,14 @@ public enum BLEClientError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The GATT server answered something this client cannot use.
     case gatt(address: String, what: String)
 
+    /// `AA:BB:…` of `ble:AA:BB:…/random` (for btmgmt).
+    static func plain(_ a: String) -> String {
+        var t = Substring(a)
+        if t.hasPrefix("ble:") { t = t.dropFirst(4) }
+        if let slash = t.firstIndex(of: "/") { t = t[..<slash] }
+        return String(t)
+    }
+
     public var description: String {
         switch self {
         case .badAddress(let a):
@@ -36,7 +44,7 @@ public enum BLEClientError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .addressNotFound(a, r):
             "no answer from \(a) (\(r)): is the DeskPet on, advertising and in range? A random address needs the /random suffix"
         case .pairingNeeded(let a):
-            "\(a) needs an encrypted link: pairing (Just Works) did not happen; remove the old bond on both sides ('btmgmt unpair \(a)') and try again"
+            "\(a) needs an encrypted link and pairing (Just Works) did not complete: run deskpetctl as root (it confirms the kernel's pairing itself) or with bluetoothd's agent running; if the two were paired before, remove the old bond on both sides ('btmgmt unpair \(Self.plain(a))') and try again"
         case .noDeskPetService(let a):
             "\(a) has no DeskPet service (6d9b0001-…): is it a DeskPet running its daemon (with bluetoothd stopped on it)?"
         case let .incompleteService(a, m):
