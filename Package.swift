@@ -45,8 +45,9 @@ let package = Package(
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
         .executableTarget(name: "deskpet-hwtest", dependencies: ["CLinux", "PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The phone stand-in: pairs, sends commands (an offline queue replayed on reconnect),
-        // watches events, exports and charts stats (docs/deskpetctl.md).
-        .executableTarget(name: "deskpetctl", dependencies: ["PetLink", "PetUI"]),
+        // watches events, exports and charts stats (docs/deskpetctl.md); --ble through PetLinux's
+        // L2CAP client socket.
+        .executableTarget(name: "deskpetctl", dependencies: ["PetLink", "PetUI", "PetLinux"]),
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux", "PetLink"]),
 
@@ -58,7 +59,7 @@ let package = Package(
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
         .testTarget(name: "PetLinkTests", dependencies: ["PetLink", "PetCore", "PetStore", "PetDevice", "PetSim", "TestSupport"]),
-        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetDevice", "PetUI", "CLinux", "PetLink", "TestSupport"]),
+        .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetCore", "PetDevice", "PetUI", "CLinux", "PetLink", "PetSim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

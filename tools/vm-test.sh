@@ -34,6 +34,7 @@ case "$what" in
   ble)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet >"$log" 2>&1 && swift build --product deskpet-hwtest >>"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     set -- "$(cd "$ROOT" && swift build --show-bin-path)" "$@"; script=$KL/guest-ble.sh; name=ble ;;
+  ble-ctl) (cd "$ROOT" && swift build --product deskpet-hwtest && swift build --product deskpetctl) >/dev/null || exit 1; set -- "$(cd "$ROOT" && swift build --show-bin-path)" "$@"; script=$KL/guest-ble-ctl.sh; name=ble-ctl ;;
   selftest) script=$KL/guest-selftest.sh; name=selftest ;;
   *) script=$what; name=$(basename "$what" .sh) ;;
 esac

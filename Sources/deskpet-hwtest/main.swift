@@ -191,6 +191,8 @@ func main() -> Int32 {
             return try blePeripheral(&args)
         case "guest-ble-phone":
             return try blePhone(&args)
+        case "guest-ble-service":
+            return try bleServicePeripheral(&args)
         case "guest-gpio", "guest-evdev", "guest-buzzer", "guest-led":
             guard let sim = option("--sim", &args) else { throw UsageError(description: "\(command) needs --sim DIR (the gpio-sim bank's sysfs directory)") }
             let chip = option("--chip", &args) ?? "pet-buttons"

@@ -15,19 +15,26 @@ func err(_ s: String) {
 /// One run of deskpetctl: the global options and the state folder.
 final class Ctl {
     let state: StateDir
-    let explicitAddress: LinkAddress?
+    let explicitAddress: Target?
     let timeout: Int
     var ids = IDMaker()
 
-    init(state: StateDir, address: LinkAddress?, timeout: Int) {
+    init(state: StateDir, address: Target?, timeout: Int) {
         self.state = state; self.explicitAddress = address; self.timeout = timeout
     }
 
-    /// The address: `--tcp`/`--unix`, else the one stored when pairing.
-    func address() throws(CtlError) -> LinkAddress {
+    /// The address: `--tcp`/`--unix`/`--ble`, else the one stored when pairing.
+    func address() throws(CtlError) -> Target {
         if let explicitAddress { return explicitAddress }
-        if let a = try state.pairing()?.address, let parsed = try? LinkAddress.parse(a) { return parsed }
-        throw .usage("no device address: give --tcp HOST:PORT or --unix PATH (pair stores it for later runs)")
+        if let a = try state.pairing()?.address, let parsed = try? Target.parse(a) { return parsed }
+        throw .usage("no device address: give --tcp HOST:PORT, --unix PATH or --ble ADDRESS (pair stores it for later runs)")
+    }
+
+    /// No Bluetooth sockets in this kernel: an unsupported transport (8); other BLE problems
+    /// (pairing needed, not a DeskPet): a link error (6).
+    static func exitCode(_ e: BLEClientError) -> Int32 {
+        if case .noBluetooth = e { return Exit.unsupported }
+        return Exit.link
     }
 
     func token() throws(CtlError) -> String {
@@ -43,8 +50,9 @@ final class Ctl {
         let token = try token()
         let addr = try address()
         let client: LinkClient
-        do { client = try LinkClient(address: addr, timeoutSeconds: timeout, lastSeq: state.lastSeq()) }
+        do { client = try addr.open(timeoutSeconds: timeout, lastSeq: state.lastSeq()) }
         catch .unreachable(let a, let reason) { if !quiet { err("device unreachable at \(a): \(reason)") }; return nil }
+        catch .bluetooth(let e) { throw CtlError(code: Self.exitCode(e), message: e.description) }
         catch { throw CtlError(code: Exit.link, message: error.description) }
         do { try client.hello(token: token, resume: resume) }
         catch .device(let code, _, _) where code == ErrorCode.badToken || code == ErrorCode.notPaired {

@@ -6,7 +6,8 @@ import PetLink
 
 // deskpetctl: the phone stand-in (docs/deskpetctl.md). Talks the phone protocol
 // (docs/protocol.md) over TCP or a Unix socket, keeps its token and an offline queue in a
-// state folder, and replays the queue whenever the device can be reached.
+// state folder, and replays the queue whenever the device can be reached. --ble: GATT over an
+// L2CAP LE socket (PetLinux's BLEClientSocket, PetLink's BLEStream; docs/ble.md).
 
 let usageText = """
 usage: deskpetctl [--tcp HOST:PORT | --unix PATH | --ble ADDRESS] [--state DIR] [--timeout S] COMMAND ...
@@ -32,8 +33,12 @@ commands:
 
 mutating commands take --id ID (the command id; default a fresh one). Every command takes --help.
 state folder: --state DIR, else $DESKPETCTL_STATE, $XDG_CONFIG_HOME/deskpetctl, ~/.config/deskpetctl.
+--ble ADDRESS: Bluetooth LE GATT, ADDRESS = AA:BB:CC:DD:EE:FF (add /random for a random static
+address); needs an adapter that is up with LE on. The kernel pairs (Just Works) and encrypts the
+link. No adapter, adapter down, nothing at the address: unreachable (3 queued / 4); pairing
+needed or not a DeskPet: 6.
 exit codes: 0 ok, 1 refused by the device, 2 usage, 3 queued (device unreachable), 4 unreachable
-(not queueable), 5 not paired, 6 link error or timeout, 7 local files, 8 unsupported transport,
+(not queueable), 5 not paired, 6 link error or timeout, 7 local files, 8 unsupported transport (no Bluetooth in this kernel),
 9 sync left commands queued.
 """
 
@@ -80,14 +85,11 @@ func run(_ argv: [String]) throws(CtlError) -> Int32 {
     if rest.contains("--help") || rest.contains("-h") || command == "help" {
         out(helps[command == "help" ? (rest.first ?? "") : command] ?? usageText); return Exit.ok
     }
-    if ble != nil {
-        throw CtlError(code: Exit.unsupported, message: "--ble is not yet supported in this build (use --tcp or --unix)")
-    }
-    var address: LinkAddress?
-    do {
-        if let tcp { address = try LinkAddress.parse("tcp:" + tcp) }
-        if let unix { address = try LinkAddress.parse("unix:" + unix) }
-    } catch { throw .usage(error.description) }
+    guard [tcp, unix, ble].compactMap({ $0 }).count <= 1 else { throw .usage("give one of --tcp, --unix and --ble") }
+    var address: Target?
+    if let tcp { address = try Target.parse("tcp:" + tcp) }
+    if let unix { address = try Target.parse("unix:" + unix) }
+    if let ble { address = try Target.parse("ble:" + ble) }
     let ctl = Ctl(state: StateDir(path: StateDir.resolve(stateDir)), address: address, timeout: timeout)
     return try dispatch(ctl, command, rest)
 }
@@ -190,7 +192,8 @@ func dispatch(_ ctl: Ctl, _ command: String, _ rest: ArraySlice<String>) throws(
 func pair(_ ctl: Ctl, _ a: Args) throws(CtlError) -> Int32 {
     let addr = try ctl.address()
     let client: LinkClient
-    do { client = try LinkClient(address: addr, timeoutSeconds: max(ctl.timeout, 130)) }
+    do { client = try addr.open(timeoutSeconds: max(ctl.timeout, 130)) }
+    catch .bluetooth(let e) { throw CtlError(code: Ctl.exitCode(e), message: e.description) }
     catch { throw CtlError(code: Exit.unreachable, message: error.description) }
     let name = a.options["name"] ?? "deskpetctl"
     guard (1...32).contains(name.count) else { throw .usage("--name must be 1–32 characters") }

@@ -179,7 +179,16 @@ final class DeskpetctlEndToEndTests: XCTestCase {
         // Refusals and usage errors have their exit codes.
         XCTAssertEqual(try run(["task", "done", "nope"], serving: sim).status, 1)
         XCTAssertEqual(try run(["task", "frobnicate"], serving: nil).status, 2)
-        XCTAssertEqual(try run(["--ble", "AA:BB", "task", "list"], serving: nil).status, 8)
+        XCTAssertEqual(try run(["--ble", "AA:BB:CC:DD:EE:FF", "task", "list"], serving: nil).status, 2)   // two transports
+        let saved = transport
+        transport = []
+        XCTAssertEqual(try run(["--ble", "AA:BB", "task", "list"], serving: nil).status, 2)   // not an address
+        // No device at this address (and here no adapter, or no Bluetooth at all): unreachable
+        // (4, a read is not queued) or an unsupported transport (8, no Bluetooth in the kernel).
+        r = try run(["--ble", "00:00:00:00:00:01", "--timeout", "1", "task", "list"], serving: nil)
+        XCTAssertTrue([4, 8].contains(r.status), "\(r.status) \(r.err)")
+        XCTAssertTrue(r.err.contains("ble:00:00:00:00:00:01") || r.err.contains("Bluetooth"), r.err)
+        transport = saved
         link.close()
     }
 }

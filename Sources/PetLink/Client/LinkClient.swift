@@ -12,14 +12,17 @@ import FoundationEssentials
 public final class LinkClient {
     public typealias Object = [String: JSONValue]
 
-    public let address: LinkAddress
+    /// The TCP or Unix address (nil for other streams, e.g. BLE).
+    public let address: LinkAddress?
+    /// Where the stream goes, for messages.
+    public var peer: String { stream.peer }
     public let timeoutSeconds: Int
     public private(set) var events: [Object] = []
     public private(set) var reminders: [Object] = []
     public private(set) var state: Object?
     public private(set) var lastSeq: Int64
     public private(set) var welcome: Object?
-    private var fd: Int32
+    private let stream: LinkByteStream
     private var decoder = FrameDecoder(maxBody: Frame.maxBody)
     private var inbox: [Object] = []
 
@@ -28,6 +31,7 @@ public final class LinkClient {
         self.address = address
         self.timeoutSeconds = max(1, timeoutSeconds)
         self.lastSeq = lastSeq
+        let fd: Int32
         let where_ = address.description
         switch address {
         case let .tcp(host, port):
@@ -56,13 +60,20 @@ public final class LinkClient {
             let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
             guard r == 0 else { let e = Self.errnoText(); Glibc.close(fd); throw .unreachable(address: where_, reason: e) }
         }
+        stream = SocketStream(fd: fd, peer: where_, timeoutSeconds: self.timeoutSeconds)
+    }
+
+    /// A client over another byte stream (a `BLEStream`); nothing is sent yet.
+    public init(stream: LinkByteStream, timeoutSeconds: Int = 10, lastSeq: Int64 = 0) {
+        self.address = nil
+        self.stream = stream
+        self.timeoutSeconds = max(1, timeoutSeconds)
+        self.lastSeq = lastSeq
     }
 
     deinit { close() }
 
-    public func close() {
-        if fd >= 0 { Glibc.close(fd); fd = -1 }
-    }
+    public func close() { stream.close() }
 
     // MARK: - Frames
 
@@ -70,15 +81,7 @@ public final class LinkClient {
     public func send(_ message: Object) throws(LinkClientError) {
         let body = MessageEncoder.body(message)
         guard body.count <= Frame.maxBody else { throw .protocolViolation(what: "a message of \(body.count) bytes is over the frame limit") }
-        let frame = Frame.encode(body)
-        var off = 0
-        while off < frame.count {
-            let n = frame[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { off += n; continue }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw .timeout(waitingFor: "room to send", seconds: timeoutSeconds) }
-            throw .connectionLost(address: address.description, reason: n == 0 ? "send returned 0" : Self.errnoText())
-        }
+        try stream.write(Frame.encode(body))
     }
 
     /// The next message from the device (kept ones first); events, reminders and state are
@@ -87,22 +90,9 @@ public final class LinkClient {
     public func next(waitMs: Int32? = nil) throws(LinkClientError) -> Object? {
         while true {
             if !inbox.isEmpty { return inbox.removeFirst() }
-            if let waitMs {
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let r = poll(&p, 1, waitMs)
-                if r == 0 { return nil }
-                if r < 0 && errno == EINTR { return nil }
-            }
-            var buf = [UInt8](repeating: 0, count: 65_536)
-            let n = buf.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { throw .connectionLost(address: address.description, reason: "the device closed the connection") }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timeout(waitingFor: "message", seconds: timeoutSeconds) }
-                throw .connectionLost(address: address.description, reason: Self.errnoText())
-            }
+            guard let bytes = try stream.read(waitMs: waitMs) else { return nil }
             let bodies: [[UInt8]]
-            do { bodies = try decoder.feed(Array(buf[0..<n])) } catch { throw .protocolViolation(what: error.description) }
+            do { bodies = try decoder.feed(bytes) } catch { throw .protocolViolation(what: error.description) }
             for body in bodies {
                 guard case .object(let o)? = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .string? = o["type"] else {
                     throw .protocolViolation(what: "a frame that is not a JSON object with a type")

@@ -13,6 +13,8 @@ public enum LinkClientError: Error, Sendable, Equatable, CustomStringConvertible
     case device(code: String, message: String, id: String?)
     /// The device sent something this client cannot read.
     case protocolViolation(what: String)
+    /// A Bluetooth LE problem (`--ble`): no adapter, pairing needed, not a DeskPet, …
+    case bluetooth(BLEClientError)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum LinkClientError: Error, Sendable, Equatable, CustomStringConvertible
         case let .timeout(w, s): "no \(w) from the device within \(s) s"
         case let .device(code, message, id): "device refused\(id.map { " command \($0)" } ?? ""): \(code): \(message)"
         case .protocolViolation(let w): "protocol error: \(w)"
+        case .bluetooth(let e): e.description
         }
     }
 
