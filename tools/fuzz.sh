@@ -16,7 +16,11 @@ TARGETS=${2:-att frame}
 export SWIFT_BACKTRACE=enable=no
 for t in $TARGETS; do
   case "$t" in
-    att) module=ATTFuzz; main=$ROOT/Fuzz/ATTFuzz/main.swift; sources=("$ROOT"/Sources/PetLink/ATT/*.swift "$ROOT"/Sources/PetLink/GATT/*.swift) ;;
+    att) module=ATTFuzz; main=$ROOT/Fuzz/ATTFuzz/main.swift
+      # The ATT codec and the GATT server are stdlib-only; files that bind them to the rest of
+      # DeskPet (they import other modules) are left out of the harness.
+      sources=("$ROOT"/Sources/PetLink/ATT/*.swift)
+      for f in "$ROOT"/Sources/PetLink/GATT/*.swift; do grep -q '^import Pet' "$f" || sources+=("$f"); done ;;
     frame) module=FrameFuzz; main=$ROOT/Fuzz/FrameFuzz/main.swift
       sources=("$ROOT"/Sources/PetLink/Protocol/*.swift "$ROOT"/Sources/PetLink/LinkError.swift "$ROOT"/Sources/PetLink/Crypto/HMAC.swift "$ROOT"/Sources/PetLink/Crypto/SHA256.swift) ;;
     *) echo "fuzz.sh: unknown target $t (att, frame)" >&2; exit 2 ;;
