@@ -28,7 +28,8 @@ final class FontLatin1Tests: XCTestCase {
 
     func testLatin1ArtIsWellFormedAndDistinct() {
         for (cp, art) in Font.latin1Art {
-            XCTAssertEqual(art.split(separator: " ").map(\.count), Array(repeating: 5, count: 7), "U+\(String(cp, radix: 16))")
+            let widths = art.split(separator: " ").map(\.count)
+            XCTAssertTrue(widths == Array(repeating: 5, count: 7) || widths == Array(repeating: 5, count: 8), "U+\(String(cp, radix: 16))")
         }
         // No glyph is a copy of another (the no-break space is blank like the space; in 7 rows
         // the accented capital O's are drawn like the small ones).

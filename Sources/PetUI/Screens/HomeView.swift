@@ -86,7 +86,7 @@ enum HomeView {
         if l.pal.mono {
             c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: l.pal.fg)
         } else {
-            c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: 12, color: l.pal.accent)
+            c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: 12, color: l.pal.meter)
             c.fillRoundedRect(x: r.x + 3, y: r.y + 3, w: r.w - 6, h: r.h - 6, radius: 9, color: l.pal.backdrop)
         }
         let inset = l.pal.mono ? 2 : 6
@@ -148,7 +148,7 @@ enum HomeView {
             return
         }
         let tx = r.x + 26
-        Txt.draw(&c, String(Glyph.bell), x: r.x + 8, y: r.y + 5, p.accent, .large)
+        Txt.draw(&c, String(Glyph.bell), x: r.x + 8, y: r.y + 5, p.meter, .large)
         let used = Txt.drawWrapped(&c, title, x: tx, y: r.y + 4, width: r.maxX - 6 - tx, maxLines: titleLines, p.fg, .large)
         if let due = m.nextDue {
             Txt.draw(&c, due, x: tx, y: min(r.maxY - 11, r.y + 6 + used), p.muted, .small, maxWidth: r.maxX - 6 - tx)

@@ -11,7 +11,7 @@ extension Theme {
 
     static func mono(ink: RGB565, paper: RGB565) -> Theme {
         Theme(background: paper, panel: paper, text: ink, mutedText: ink, accent: ink, track: paper,
-              bubble: paper, bubbleBorder: ink, petBackdrop: paper, coin: ink, flame: ink, good: ink)
+              bubble: paper, bubbleBorder: ink, petBackdrop: paper, coin: ink, flame: ink, good: ink, meter: ink)
     }
 
     /// True for the two 1-bit themes.

@@ -58,7 +58,10 @@ enum Overlays {
             }
             let ty = y + (h - f.height) / 2 + (l.big ? 1 : 0)
             let icon = String(glyph(t.kind))
-            let iconInk = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
+            let tinted = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
+            // A tinted icon that would not stand out 3:1 on the toast (the gold coin on the light
+            // toast of the dark theme) is drawn in the toast's ink instead.
+            let iconInk = tinted.contrastRatio(with: fill) >= 3 ? tinted : ink
             let ix = x + (l.big ? 12 : 3)
             Txt.draw(&c, icon, x: ix, y: ty, iconInk, f)
             let tx = ix + f.advance + (l.big ? 6 : 2)

@@ -98,7 +98,7 @@ enum StatsScreen {
             let x = plot.x + i * slot + (slot - bw) / 2
             let isToday = i == values.count - 1
             if h > 0 {
-                c.fillRect(x: x, y: plot.maxY - h, w: bw, h: h, color: isToday ? p.flame : p.accent)
+                c.fillRect(x: x, y: plot.maxY - h, w: bw, h: h, color: isToday ? p.flame : p.meter)
             }
             if v > 0, l.size != .tiny || slot >= 12 {
                 Txt.drawCentred(&c, "\(v)", x: plot.x + i * slot, w: slot, y: plot.maxY - h - 9, p.fg, .small)
@@ -180,9 +180,12 @@ enum StatsScreen {
                         numberInk = p.bg
                     }
                 } else {
-                    let colour = level == 0 ? p.track : p.track.mixed(with: p.good, Double(level) / 4)
+                    // Steps chosen so the day number (text or background colour, whichever
+                    // reads better) stays at 4.5:1 on every level in both themes.
+                    let steps = [0, 0.25, 0.5, 0.65, 1.0]
+                    let colour = level == 0 ? p.track : p.track.mixed(with: p.good, steps[min(level, 4)])
                     c.fillRoundedRect(x: inner.x, y: inner.y, w: inner.w, h: inner.h, radius: cell >= 16 ? 3 : 0, color: colour)
-                    numberInk = level >= 3 ? p.bg : p.fg
+                    numberInk = p.fg.contrastRatio(with: colour) >= p.bg.contrastRatio(with: colour) ? p.fg : p.bg
                 }
                 if first + dayIndex - 1 == today {
                     c.strokeRect(x: cx, y: cy, w: cell, h: cell, color: p.mono ? p.fg : p.flame, thickness: l.big ? 2 : 1)

@@ -37,6 +37,8 @@ struct ScreenColors {
     var onAccent: RGB565
     var panel: RGB565
     var track: RGB565
+    /// The pet's ring, bar fills and chart bars (`Theme.meter`).
+    var meter: RGB565
     var coin: RGB565
     var flame: RGB565
     var good: RGB565
@@ -52,10 +54,10 @@ struct ScreenColors {
         fg = t.text
         if mono {
             muted = t.text; accent = t.text; onAccent = t.background; panel = t.background
-            track = t.background; coin = t.text; flame = t.text; good = t.text
+            track = t.background; meter = t.text; coin = t.text; flame = t.text; good = t.text
             backdrop = t.background; bubble = t.background; bubbleBorder = t.text; bubbleText = t.text
         } else {
-            muted = t.mutedText; accent = t.accent; panel = t.panel; track = t.track
+            muted = t.mutedText; accent = t.accent; panel = t.panel; track = t.track; meter = t.meter
             coin = t.coin; flame = t.flame; good = t.good
             // The accent is a bright yellow in both themes: dark text on it.
             onAccent = ScreenColors.luma(t.background) > ScreenColors.luma(t.text) ? t.text : t.background
@@ -341,7 +343,7 @@ struct Look {
         }
         c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: radius, color: pal.track)
         let w = Int((Double(r.w) * f).rounded())
-        if w > 0 { c.fillRoundedRect(x: r.x, y: r.y, w: max(w, r.h), h: r.h, radius: radius, color: fill ?? pal.accent) }
+        if w > 0 { c.fillRoundedRect(x: r.x, y: r.y, w: max(w, r.h), h: r.h, radius: radius, color: fill ?? pal.meter) }
     }
 
     /// A card: a panel fill on colour displays, an outline on 1-bit ones.

@@ -1,5 +1,6 @@
-// Font.swift — a hand-made 6×8 bitmap font: 5×7 glyphs in a 6×8 cell (one blank
-// column on the right, one blank row below). Covers printable ASCII, Latin-1 letters and signs
+// Font.swift — a hand-made 6×8 bitmap font: 5×7 glyphs in a 6×8 cell (one blank column on the
+// right). Row 6 is the baseline; the eighth row (7) is blank except for descenders (g j p q y , ;
+// ç ý ÿ þ), which reach one row below the baseline, so the line height stays 8. Covers printable ASCII, Latin-1 letters and signs
 // (FontLatin1.swift) plus a few named symbols mapped to private-use code points. The large 12×16
 // face is derived from it (FontFace.swift).
 
@@ -18,9 +19,13 @@ public enum Font {
     public static let cellWidth = 6
     public static let cellHeight = 8
     public static let glyphWidth = 5
-    public static let glyphHeight = 7
+    /// Rows of a glyph bitmap: 7 above and on the baseline, plus the descender row.
+    public static let glyphHeight = 8
+    /// Row index of the baseline (the bottom row of capitals, digits and x-height letters).
+    public static let baselineRow = 6
 
-    /// Glyph art: 7 rows of 5 pixels separated by spaces; `#` = ink, `.` = blank.
+    /// Glyph art: 7 rows of 5 pixels separated by spaces (8 for glyphs with a descender);
+    /// `#` = ink, `.` = blank.
     static let art: [(UInt32, String)] = [
         (0x20, "..... ..... ..... ..... ..... ..... ....."), // space
         (0x21, "..#.. ..#.. ..#.. ..#.. ..#.. ..... ..#.."), // !
@@ -34,7 +39,7 @@ public enum Font {
         (0x29, ".#... ..#.. ...#. ...#. ...#. ..#.. .#..."), // )
         (0x2A, "..... ..#.. #.#.# .###. #.#.# ..#.. ....."), // *
         (0x2B, "..... ..#.. ..#.. ##### ..#.. ..#.. ....."), // +
-        (0x2C, "..... ..... ..... ..... .##.. ..#.. .#..."), // ,
+        (0x2C, "..... ..... ..... ..... ..... .##.. .##.. .#..."), // ,
         (0x2D, "..... ..... ..... .###. ..... ..... ....."), // -
         (0x2E, "..... ..... ..... ..... ..... .##.. .##.."), // .
         (0x2F, "..... ....# ...#. ..#.. .#... #.... ....."), // /
@@ -49,7 +54,7 @@ public enum Font {
         (0x38, ".###. #...# #...# .###. #...# #...# .###."), // 8
         (0x39, ".###. #...# #...# .#### ....# ...#. .##.."), // 9
         (0x3A, "..... .##.. .##.. ..... .##.. .##.. ....."), // :
-        (0x3B, "..... .##.. .##.. ..... .##.. ..#.. .#..."), // ;
+        (0x3B, "..... .##.. .##.. ..... ..... .##.. .##.. .#..."), // ;
         (0x3C, "...#. ..#.. .#... #.... .#... ..#.. ...#."), // <
         (0x3D, "..... ..... ##### ..... ##### ..... ....."), // =
         (0x3E, ".#... ..#.. ...#. ....# ...#. ..#.. .#..."), // >
@@ -93,17 +98,17 @@ public enum Font {
         (0x64, "....# ....# .##.# #..## #...# #...# .####"), // d
         (0x65, "..... ..... .###. #...# ##### #.... .###."), // e
         (0x66, "..##. .#..# .#... ###.. .#... .#... .#..."), // f
-        (0x67, "..... .#### #...# #...# .#### ....# .###."), // g
+        (0x67, "..... ..... .#### #...# #...# .#### ....# .###."), // g
         (0x68, "#.... #.... #.##. ##..# #...# #...# #...#"), // h
         (0x69, "..#.. ..... .##.. ..#.. ..#.. ..#.. .###."), // i
-        (0x6A, "...#. ..... ..##. ...#. ...#. #..#. .##.."), // j
+        (0x6A, "...#. ..... ..##. ...#. ...#. ...#. #..#. .##.."), // j
         (0x6B, "#.... #.... #..#. #.#.. ##... #.#.. #..#."), // k
         (0x6C, ".##.. ..#.. ..#.. ..#.. ..#.. ..#.. .###."), // l
         (0x6D, "..... ..... ##.#. #.#.# #.#.# #.#.# #.#.#"), // m
         (0x6E, "..... ..... #.##. ##..# #...# #...# #...#"), // n
         (0x6F, "..... ..... .###. #...# #...# #...# .###."), // o
-        (0x70, "..... ####. #...# #...# ####. #.... #...."), // p
-        (0x71, "..... .#### #...# #...# .#### ....# ....#"), // q
+        (0x70, "..... ..... ####. #...# #...# ####. #.... #...."), // p
+        (0x71, "..... ..... .#### #...# #...# .#### ....# ....#"), // q
         (0x72, "..... ..... #.##. ##..# #.... #.... #...."), // r
         (0x73, "..... ..... .###. #.... .###. ....# ####."), // s
         (0x74, ".#... .#... ###.. .#... .#... .#..# ..##."), // t
@@ -111,14 +116,14 @@ public enum Font {
         (0x76, "..... ..... #...# #...# #...# .#.#. ..#.."), // v
         (0x77, "..... ..... #...# #...# #.#.# #.#.# .#.#."), // w
         (0x78, "..... ..... #...# .#.#. ..#.. .#.#. #...#"), // x
-        (0x79, "..... #...# #...# #...# .#### ....# .###."), // y
+        (0x79, "..... ..... #...# #...# #...# .#### ....# .###."), // y
         (0x7A, "..... ..... ##### ...#. ..#.. .#... #####"), // z
         (0x7B, "...#. ..#.. ..#.. .#... ..#.. ..#.. ...#."), // {
         (0x7C, "..#.. ..#.. ..#.. ..#.. ..#.. ..#.. ..#.."), // |
         (0x7D, ".#... ..#.. ..#.. ...#. ..#.. ..#.. .#..."), // }
         (0x7E, "..... ..... .#... #.#.# ...#. ..... ....."), // ~
         // Named symbols
-        (0xE000, ".###. ##### ##.## ##.## ##.## ##### .###."), // coin
+        (0xE000, "..... .###. ##### ##.## ##### .###. ....."), // coin: a small solid disc with a centre mark
         (0xE001, "..... ##.## ##### ##### .###. ..#.. ....."), // heart
         (0xE002, "..#.. .##.. .###. ##.## #..## #...# .###."), // flame
         (0xE003, "..... ....# ...## #.##. ###.. .#... ....."), // check
@@ -129,11 +134,14 @@ public enum Font {
     /// Drawn for characters the font does not know.
     static let boxArt = "##### #...# #...# #...# #...# #...# #####"
 
-    /// Parses "row row ..." art into 7 row bitmasks (bit 4 = leftmost column).
+    /// Parses "row row ..." art into 8 row bitmasks (bit 4 = leftmost column); 7-row art gets a
+    /// blank descender row.
     static func parse(_ s: String) -> [UInt8] {
-        s.split(separator: " ").map { row in
+        var rows = s.split(separator: " ").map { row in
             row.reduce(UInt8(0)) { acc, ch in (acc << 1) | (ch == "#" ? 1 : 0) }
         }
+        while rows.count < glyphHeight { rows.append(0) }
+        return rows
     }
 
     /// Code point → row bitmasks, built once.

@@ -7,9 +7,9 @@
 
 /// Which size of the font to draw with. Both cover the same characters.
 public enum FontFace: String, CaseIterable, Sendable, Hashable {
-    /// 5×7 glyphs in a 6×8 cell.
+    /// 5×7 glyphs in a 6×8 cell, descenders in the eighth row.
     case small
-    /// 10×14 glyphs in a 12×16 cell.
+    /// 10×14 glyphs in a 12×16 cell, descenders in the last two rows.
     case large
 
     /// Advance per character at scale 1.
@@ -18,7 +18,10 @@ public enum FontFace: String, CaseIterable, Sendable, Hashable {
     public var cellHeight: Int { self == .small ? 8 : 16 }
     /// Inked width of a glyph (bit `glyphWidth - 1` of a row is the leftmost column).
     public var glyphWidth: Int { self == .small ? 5 : 10 }
-    public var glyphHeight: Int { self == .small ? 7 : 14 }
+    /// Rows of a glyph bitmap, the descender rows included (the whole cell height).
+    public var glyphHeight: Int { self == .small ? 8 : 16 }
+    /// Row index of the baseline: ink below it is a descender.
+    public var baselineRow: Int { self == .small ? 6 : 13 }
 
     /// Row bitmasks of a character (leftmost column in bit `glyphWidth - 1`); unknown
     /// characters and multi-scalar clusters get a box.
@@ -52,9 +55,13 @@ extension Font {
     static let glyphs16: [UInt32: [UInt16]] = glyphs.mapValues { $0.map(UInt16.init) }
     static let box16: [UInt16] = box.map(UInt16.init)
 
-    /// Hand-tuned large glyphs (10 columns × 14 rows, rows separated by spaces), replacing the
-    /// Scale2x result where it looked lumpy.
+    /// Hand-tuned large glyphs (10 columns × 14 rows, rows separated by spaces; two more rows of
+    /// descender are added blank), replacing the Scale2x result where it looked lumpy.
     static let largeOverrides: [(UInt32, String)] = [
+        // The coin: a 10×10 disc (shorter than the 14-row digits) with a rim and a centre mark, so
+        // "1064" next to it never reads "01064".
+        (0xE000, ".......... .......... ...####... .########. .##....##. ##..##..## ##.####.## "
+            + "##.####.## ##..##..## .##....##. .########. ...####... .......... .........."),
         // The heart: two rounded lobes.
         (0xE001, ".......... .......... .###..###. ########## ########## ########## ########## "
             + ".########. ..######.. ...####... ....##.... .......... .......... .........."),
@@ -100,7 +107,7 @@ extension Font {
         for (cp, rows) in glyphs16 { d[cp] = scale2x(rows, width: 5) }
         for (cp, art) in largeOverrides {
             let rows = parseLarge(art)
-            if rows.count == 14 { d[cp] = rows }
+            if rows.count == 14 { d[cp] = rows + [0, 0] }
         }
         return d
     }()

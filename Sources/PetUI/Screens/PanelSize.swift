@@ -1,0 +1,35 @@
+// PanelSize.swift — the physical size of each display's glass, for the minimum text height
+// (issue 10, item 3: about 1.1 mm). Diagonals from the boards' panels (boards/*.board and
+// docs/boards/): Waveshare 1.3inch LCD HAT 240×240, Pimoroni Display HAT Mini 2.0" 320×240,
+// SSD1306 0.96" 128×64 OLED, Waveshare 2.13inch e-paper V4 250×122.
+
+extension DisplayProfile {
+    /// The visible diagonal in inches of the panel this profile stands for (nil for a size no
+    /// board uses).
+    public var panelDiagonalInches: Double? {
+        switch id {
+        case "240x240": 1.3
+        case "320x240": 2.0
+        case "128x64": 0.96
+        case "250x122": 2.13
+        default: nil
+        }
+    }
+
+    /// Millimetres per pixel (square pixels assumed): diagonal / pixel diagonal.
+    public var pixelPitchMM: Double? {
+        guard let d = panelDiagonalInches else { return nil }
+        let px = Double(width * width + height * height).squareRoot()
+        return d * 25.4 / px
+    }
+
+    /// The physical height in millimetres of a capital or digit (7 rows of the 6×8 face, 14 of
+    /// the 12×16 one, times the scale) on this panel.
+    public func capHeightMM(_ face: FontFace, scale: Int = 1) -> Double? {
+        guard let pitch = pixelPitchMM else { return nil }
+        return Double((face == .small ? 7 : 14) * max(1, scale)) * pitch
+    }
+
+    /// The text height the issue asks for as a minimum on every display.
+    public static let minimumCapHeightMM = 1.1
+}
