@@ -94,6 +94,7 @@ final class NavigatorTests: XCTestCase {
         var nav = Navigator(state: w.state, now: w.now, boot: false)
         let t = w.now
         _ = nav.handle(press(.select), state: w.state, now: t)        // menu
+        while nav.ui.menu.map({ NavRows.menu[$0] }) != .today { _ = nav.handle(press(.next), state: w.state, now: t) }
         _ = nav.handle(press(.select), state: w.state, now: t)        // Today
         XCTAssertEqual(nav.ui.screen, .today)
         nav.tick(state: w.state, now: t + 29)
@@ -127,7 +128,7 @@ final class NavigatorTests: XCTestCase {
             XCTAssertNil(nav.ui.menu)
             XCTAssertEqual(nav.ui.power, .awake)
             XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: t), [], "the wake press's hold is ignored")
-            XCTAssertEqual(nav.handle(press(.previous), state: w.state, now: t + 1), [])
+            XCTAssertEqual(nav.handle(press(.next), state: w.state, now: t + 1), [])
             XCTAssertEqual(nav.ui.cursor, 1, "the next press acts")
         }
     }
@@ -137,7 +138,7 @@ final class NavigatorTests: XCTestCase {
         var nav = Navigator(state: w.state, now: w.now, boot: false)
         // double tap A on three buttons: previous, then next growing out of it → one down.
         _ = nav.handle(press(.previous), state: w.state, now: w.now)
-        XCTAssertEqual(nav.ui.cursor, 1)
+        XCTAssertEqual(nav.ui.cursor, NavRows.home(w.state).count - 1, "A wraps to the card's last item")
         _ = nav.handle(NavPress(.next, extendsTap: true), state: w.state, now: w.now)
         XCTAssertEqual(nav.ui.cursor, 1, "undo (0), then next (1)")
         // hold A starts the shown task; its tap's move is undone first.
