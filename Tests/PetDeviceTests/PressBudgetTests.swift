@@ -96,3 +96,56 @@ extension InputLayoutTests {
         print("Presses from home, by search:\n" + table)
     }
 }
+
+extension InputLayoutTests {
+    /// The menu's hints come from the navigator's action table with this board's keys, and say
+    /// what hold B does on the highlighted entry (nothing on Stats; start on Focus; feed on
+    /// Wardrobe while food is owned).
+    func testTheMenuHintsSayWhatEachKeyDoesOnEveryBoard() throws {
+        let (state, now) = try fixture()
+        var got: [String] = []
+        for layout in InputLayout.allCases {
+            var nav = Navigator(state: state, now: now, config: layout.navigatorConfig(profile: .square240), boot: false)
+            _ = nav.handle(NavPress(.select), state: state, now: now)
+            for entry in [ScreenID.stats, .focus, .wardrobe] {
+                while nav.ui.menu.map({ NavRows.menu[$0] }) != entry { _ = nav.handle(NavPress(.previous), state: state, now: now) }
+                got.append("\(layout.rawValue) \(entry.rawValue): \(nav.view.hintText)")
+            }
+        }
+        XCTAssertEqual(got.joined(separator: "\n"), """
+        3 stats: A up   hold A down   B open   C close
+        3 focus: A up   hold A down   B open   hold B start   C close
+        3 wardrobe: A up   hold A down   B open   hold B feed   C close
+        4 stats: A up   D down   B open   C close
+        4 focus: A up   D down   B open   hold B start   C close
+        4 wardrobe: A up   D down   B open   hold B feed   C close
+        joystick stats: ^ up   v down   OK open   < close
+        joystick focus: ^ up   v down   OK open   hold OK start   < close
+        joystick wardrobe: ^ up   v down   OK open   hold OK feed   < close
+        """)
+        // And each named key does what its hint says: on three buttons hold A moves down, hold B
+        // on Focus starts a session and on Wardrobe feeds the first food owned.
+        var nav = Navigator(state: state, now: now, config: InputLayout.threeButtons.navigatorConfig(profile: .square240), boot: false)
+        func gesture(_ g: Gesture) -> [NavEffect] {
+            let seq: [Gesture]
+            switch g {
+            case .longPress(let b), .doubleTap(let b): seq = [.tap(b), g]
+            default: seq = [g]
+            }
+            return seq.flatMap { x in InputLayout.threeButtons.input(for: x).map { nav.handle($0, state: state, now: now) } ?? [] }
+        }
+        _ = gesture(.tap(.b))
+        XCTAssertEqual(nav.ui.menu.map { NavRows.menu[$0] }, .stats)
+        _ = gesture(.longPress(.a))
+        XCTAssertEqual(nav.ui.menu.map { NavRows.menu[$0] }, .focus, "hold A: down")
+        XCTAssertEqual(gesture(.longPress(.b)), [.send(.commitment(.startFocus(minutes: nil, block: [])))])
+        XCTAssertEqual(nav.ui.screen, .focus, "the focus screen shows the session")
+        _ = gesture(.doubleTap(.c))
+        _ = gesture(.tap(.b))
+        _ = gesture(.tap(.a))
+        XCTAssertEqual(nav.ui.menu.map { NavRows.menu[$0] }, .wardrobe, "A: up, wrapping")
+        XCTAssertEqual(gesture(.longPress(.b)), [.send(.shop(.feed(item: "apple")))])
+        XCTAssertNil(nav.ui.menu, "fed: back on home, where the pet eats")
+        XCTAssertEqual(nav.ui.screen, .home)
+    }
+}
