@@ -14,9 +14,11 @@ public enum NavInput: String, Sendable, CaseIterable {
     case back
     /// The next page or tab where a screen has them, else select (joystick right).
     case forward
-    /// The secondary action of a row: start a task, cancel a commitment or focus (hold A).
+    /// The secondary action of a row: start a task, cancel a commitment or focus (hold A). In the
+    /// menu on boards without a one-press down (three buttons): down.
     case holdPrevious = "hold-previous"
-    /// The main action: complete a task, buy, feed, confirm (hold B).
+    /// The main action: complete a task or check a habit (home), buy, feed, confirm; in the menu the
+    /// entry's job (start focus, feed) (hold B).
     case holdSelect = "hold-select"
     /// Log an urge from home (hold C).
     case holdBack = "hold-back"
