@@ -52,9 +52,14 @@ extension SimDevice {
             guard let row = NavRows.SettingRow(rawValue: String(path.dropFirst(11))) else { return nil }
             return NavRows.settingText(row, state: s)
         case "ui.task":
-            // The task the home screen shows (the next one unless A moved it).
-            let open = s.openTasks()
-            return open.indices.contains(u.cursor) ? open[u.cursor].id : (open.first?.id ?? "none")
+            // What the home card shows (the next task unless A moved it): a task id, `habit:<id>`
+            // for one of today's unchecked habits (after the tasks), or `none`.
+            let items = NavRows.home(s)
+            switch items.indices.contains(u.cursor) ? items[u.cursor] : items.first ?? nil {
+            case .task(let id)?: return id
+            case .habit(let item)?: return "habit:" + item
+            case nil: return "none"
+            }
         case "ui.row":
             // The highlighted row of the list screen shown, as `kind:id`.
             return rowName()

@@ -250,7 +250,9 @@ final class HomeUITests: XCTestCase {
             return open.indices.contains(nav.ui.cursor) ? open[nav.ui.cursor].title : nil
         }
         XCTAssertEqual(shown(), "Tea")
+        // Down (double A: its tap moved up, to today's last unchecked habit; undone) shows Cake.
         XCTAssertEqual(handle(.tap(.a)), [])
+        XCTAssertEqual(handle(.doubleTap(.a)), [])
         XCTAssertEqual(shown(), "Cake")
         XCTAssertEqual(handle(.tap(.b)), [], "taps never store anything")
         XCTAssertEqual(handle(.longPress(.b)), [.send(.completeTask(id: "t2"))])

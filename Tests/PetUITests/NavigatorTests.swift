@@ -94,6 +94,7 @@ final class NavigatorTests: XCTestCase {
         var nav = Navigator(state: w.state, now: w.now, boot: false)
         let t = w.now
         _ = nav.handle(press(.select), state: w.state, now: t)        // menu
+        while nav.ui.menu.map({ NavRows.menu[$0] }) != .today { _ = nav.handle(press(.next), state: w.state, now: t) }
         _ = nav.handle(press(.select), state: w.state, now: t)        // Today
         XCTAssertEqual(nav.ui.screen, .today)
         nav.tick(state: w.state, now: t + 29)
@@ -127,7 +128,7 @@ final class NavigatorTests: XCTestCase {
             XCTAssertNil(nav.ui.menu)
             XCTAssertEqual(nav.ui.power, .awake)
             XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: t), [], "the wake press's hold is ignored")
-            XCTAssertEqual(nav.handle(press(.previous), state: w.state, now: t + 1), [])
+            XCTAssertEqual(nav.handle(press(.next), state: w.state, now: t + 1), [])
             XCTAssertEqual(nav.ui.cursor, 1, "the next press acts")
         }
     }
@@ -137,7 +138,7 @@ final class NavigatorTests: XCTestCase {
         var nav = Navigator(state: w.state, now: w.now, boot: false)
         // double tap A on three buttons: previous, then next growing out of it → one down.
         _ = nav.handle(press(.previous), state: w.state, now: w.now)
-        XCTAssertEqual(nav.ui.cursor, 1)
+        XCTAssertEqual(nav.ui.cursor, NavRows.home(w.state).count - 1, "A wraps to the card's last item")
         _ = nav.handle(NavPress(.next, extendsTap: true), state: w.state, now: w.now)
         XCTAssertEqual(nav.ui.cursor, 1, "undo (0), then next (1)")
         // hold A starts the shown task; its tap's move is undone first.
@@ -236,6 +237,34 @@ final class NavigatorTests: XCTestCase {
         XCTAssertEqual(NavRows.settings(hasChord: true).count, 9)
         XCTAssertEqual(NavRows.settings(hasChord: false).last, .factoryReset)
         XCTAssertEqual(NavRows.menu.count, ScreenID.allCases.count - 3, "every screen but boot, home and task detail")
+    }
+
+    // MARK: - Home's card: open tasks, then today's unchecked habits (issue 10 item 6)
+
+    func testHomesCardStepsThroughTasksThenUncheckedHabitsAndHoldSelectChecksOne() throws {
+        var w = try twoTasks()
+        try w.send("habit.add", ["habit": "read", "text": "Read"])
+        XCTAssertEqual(NavRows.home(w.state), [.task(id: "tea"), .task(id: "cake"), .habit(item: "read"), .habit(item: "movement")])
+        var nav = Navigator(state: w.state, now: w.now, boot: false)
+        XCTAssertEqual(nav.handle(press(.previous), state: w.state, now: w.now), [])
+        XCTAssertEqual(nav.ui.cursor, 3, "A wraps from the first task to the last unchecked habit")
+        XCTAssertEqual(nav.handle(press(.previous), state: w.state, now: w.now), [])
+        XCTAssertEqual(nav.handle(grown(.holdPrevious), state: w.state, now: w.now), [], "nothing to start on a habit")
+        XCTAssertEqual(nav.ui.cursor, 3, "the hold undid its tap")
+        _ = nav.handle(press(.previous), state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.cursor, 2)
+        _ = nav.handle(press(.select), state: w.state, now: w.now)
+        XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: w.now), [.send(.habit(.check(item: "read")))])
+        try w.send(.habit(.check(item: "read")))
+        nav.tick(state: w.state, now: w.now)
+        XCTAssertEqual(NavRows.home(w.state), [.task(id: "tea"), .task(id: "cake"), .habit(item: "movement")])
+        // No open task: the empty card first (cursor 0 as before), then the habits.
+        try w.send(.completeTask(id: "tea"))
+        try w.send(.completeTask(id: "cake"))
+        XCTAssertEqual(NavRows.home(w.state), [nil, .habit(item: "movement")])
+        nav = Navigator(state: w.state, now: w.now, boot: false)
+        _ = nav.handle(press(.select), state: w.state, now: w.now)
+        XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: w.now), [], "nothing shown, nothing done")
     }
 
     // MARK: - Unpairing from the device (issue 9)

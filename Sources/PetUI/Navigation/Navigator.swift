@@ -14,9 +14,11 @@ public enum NavInput: String, Sendable, CaseIterable {
     case back
     /// The next page or tab where a screen has them, else select (joystick right).
     case forward
-    /// The secondary action of a row: start a task, cancel a commitment or focus (hold A).
+    /// The secondary action of a row: start a task, cancel a commitment or focus (hold A). In the
+    /// menu on boards without a one-press down (three buttons): down.
     case holdPrevious = "hold-previous"
-    /// The main action: complete a task, buy, feed, confirm (hold B).
+    /// The main action: complete a task or check a habit (home), buy, feed, confirm; in the menu the
+    /// entry's job (start focus, feed) (hold B).
     case holdSelect = "hold-select"
     /// Log an urge from home (hold C).
     case holdBack = "hold-back"
@@ -189,7 +191,7 @@ public struct Navigator: Sendable {
         if input == .reset, config.hasChord { return [.factoryReset] }
         if input == .chord || input == .reset { return [] }
         if let r = ui.reminder, ui.screen != .boot { return reminderInput(input, r, state: state) }
-        if ui.menu != nil { menuInput(input, state: state, now: now); return [] }
+        if ui.menu != nil { return menuInput(input, state: state, now: now) }
         if input == .doubleBack { goHome(); return [] }
         switch ui.screen {
         case .boot: ui.screen = .home; return []
@@ -244,29 +246,45 @@ public struct Navigator: Sendable {
         return []
     }
 
-    private mutating func menuInput(_ input: NavInput, state: PetState, now: Instant) {
+    private mutating func menuInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
         let n = view.list?.items.count ?? NavRows.menu.count
         let i = min(ui.menu ?? 0, NavRows.menu.count - 1)
         switch input {
         case .previous: ui.menu = (i + n - 1) % n
         case .next: ui.menu = (i + 1) % n
+        // Three buttons have no one-press down (double A is two): in the menu, whose entries have
+        // no second action, hold A moves down.
+        case .holdPrevious where config.keys.name(.next) == nil: ui.menu = (i + 1) % n
         case .select, .forward:
             ui.menu = nil
             open(NavRows.menu[i], state: state, now: now)
+        case .holdSelect:
+            // The entry's job at once: start focus (then the focus screen shows the session), feed.
+            guard let job = NavRows.menuJob(NavRows.menu[i], state: state) else { break }
+            ui.menu = nil
+            if NavRows.menu[i] == .focus { open(.focus, state: state, now: now) }
+            return [.send(job.action)]
         case .back, .doubleBack: ui.menu = nil
         default: break
         }
+        return []
     }
 
     private mutating func homeInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
-        let tasks = state.openTasks()
-        let shown = tasks.indices.contains(ui.cursor) ? tasks[ui.cursor] : tasks.first
+        let items = NavRows.home(state)
+        let shown = items.indices.contains(ui.cursor) ? items[ui.cursor] : items.first ?? nil
         switch input {
-        case .previous: if !tasks.isEmpty { ui.cursor = (ui.cursor + tasks.count - 1) % tasks.count }
-        case .next: if !tasks.isEmpty { ui.cursor = (ui.cursor + 1) % tasks.count }
+        case .previous: ui.cursor = (ui.cursor + items.count - 1) % items.count
+        case .next: ui.cursor = (ui.cursor + 1) % items.count
         case .select, .forward: ui.menu = 0
-        case .holdSelect: if let t = shown { return [.send(.completeTask(id: t.id))] }
-        case .holdPrevious: if let t = shown, t.state == .pending { return [.send(.startTask(id: t.id))] }
+        case .holdSelect:
+            switch shown {
+            case .task(let id)?: return [.send(.completeTask(id: id))]
+            case .habit(let item)?: return [.send(.habit(.check(item: item)))]
+            case nil: break
+            }
+        case .holdPrevious:
+            if case .task(let id)? = shown, state.tasks[id]?.state == .pending { return [.send(.startTask(id: id))] }
         case .doubleSelect: return [.send(.petThePet)]
         case .back:
             missedSeen = state.remindersMissed
@@ -615,7 +633,7 @@ public struct Navigator: Sendable {
         ui.toasts.removeAll { $0.until <= now }
         if let r = ui.reminder, now - r.due >= config.reminderSeconds { ui.reminder = nil }
         ui.missedBanner = max(0, state.remindersMissed - missedSeen)
-        if ui.screen == .home, ui.cursor >= state.openTasks().count { ui.cursor = 0 }
+        if ui.screen == .home, ui.cursor >= NavRows.home(state).count { ui.cursor = 0 }
         if ui.screen == .today, let id = restoreTodayCursor,
            let i = NavRows.today(state).firstIndex(of: .task(id: id)) { ui.cursor = i }
         restoreTodayCursor = nil

@@ -6,10 +6,40 @@ import PetCore
 public enum NavRows {
     // MARK: - Menu (over the home screen)
 
-    /// The menu opened from home (tap B), in order.
+    /// The menu opened from home (tap B): a ring (it wraps both ways) that opens on its first
+    /// entry, so the first entry costs one press after the menu and its two neighbours (the last
+    /// entry: A up; the second: down, which is hold A on three buttons) two. Stats (the pet's
+    /// "status", Tamagotchi's first icon) comes first, the focus timer and the wardrobe (food:
+    /// hold B there feeds) next to it; the rest by how often they are used (issue 10 item 6).
     public static let menu: [ScreenID] = [
-        .today, .shop, .wardrobe, .stats, .focus, .urgeLog, .commitments, .settings, .pairing,
+        .stats, .focus, .today, .shop, .urgeLog, .commitments, .settings, .pairing, .wardrobe,
     ]
+
+    /// What hold B on a menu entry does at once, without opening it (nil: nothing now): start a
+    /// focus session (25 min, or what a focus commitment needs) on Focus, feed the first food in
+    /// the inventory on Wardrobe. The hint bar names it ("hold B start", "hold B feed").
+    public static func menuJob(_ s: ScreenID, state: PetState) -> (label: String, action: Action)? {
+        switch s {
+        case .focus where state.commitments.focus == nil:
+            return ("start", .commitment(.startFocus(minutes: nil, block: [])))
+        case .wardrobe:
+            for row in wardrobe(state) { if case .food = row.kind { return ("feed", .shop(.feed(item: row.item))) } }
+            return nil
+        default: return nil
+        }
+    }
+
+    // MARK: - Home
+
+    /// What home's card steps through (A up, down): the open tasks (the empty card when there are
+    /// none), then today's unchecked habits. Hold B completes the task shown or checks the habit
+    /// shown, so a habit is two presses from home (A wraps to the last one).
+    public static func home(_ state: PetState) -> [TodayRow?] {
+        let tasks: [TodayRow?] = state.openTasks().map { .task(id: $0.id) }
+        let checked = state.checkedToday
+        let habits: [TodayRow?] = state.checklist.filter { !checked.contains($0) }.map { .habit(item: $0) }
+        return (tasks.isEmpty ? [nil] : tasks) + habits
+    }
 
     /// The menu label of a screen.
     public static func title(_ s: ScreenID) -> String {

@@ -13,7 +13,7 @@ extension Navigator {
     public static func makeView(ui: inout UIState, state: PetState, now: Instant, config: Config) -> NavView {
         let menu = ui.menu != nil
         guard let frame = ListLayout.frame(ui.screen, menu: menu, profile: config.profile, state: state, now: now) else {
-            return NavView(hints: hints(ui, config: config))
+            return NavView(hints: hints(ui, state: state, config: config))
         }
         let rows = NavRows.rows(ui: ui, state: state, now: now, config: config)
         let selectable = rows.indices.filter { rows[$0].isSelectable }
@@ -44,7 +44,7 @@ extension Navigator {
             if s < first { first = s }
         }
         ui.scroll = first
-        return NavView(list: ListView(rows: rows, selected: selected, first: first, visible: fits), hints: hints(ui, config: config))
+        return NavView(list: ListView(rows: rows, selected: selected, first: first, visible: fits), hints: hints(ui, state: state, config: config))
     }
 
     /// The view of a bare `UIState` (not kept): what `makeView` gives without storing the scroll.
@@ -58,8 +58,16 @@ extension Navigator {
     /// What each input does on the screen `ui` shows, for the hints: on list screens up, down,
     /// select and back; while a setting is edited up, down, save and cancel; on the armed factory
     /// reset row hold-select erases. Inputs the board has no key of its own for are left out.
-    static func actions(_ ui: UIState, config: Config) -> [(NavInput, String)] {
-        if ui.menu != nil { return [(.previous, "up"), (.next, "down"), (.select, "open"), (.back, "close")] }
+    static func actions(_ ui: UIState, state: PetState, config: Config) -> [(NavInput, String)] {
+        if let i = ui.menu {
+            // Three buttons: hold A moves down in the menu (no one-press down otherwise).
+            var a: [(NavInput, String)] = [(.previous, "up"), config.keys.name(.next) == nil ? (.holdPrevious, "down") : (.next, "down"),
+                                           (.select, "open")]
+            if NavRows.menu.indices.contains(i), let job = NavRows.menuJob(NavRows.menu[i], state: state) {
+                a.append((.holdSelect, job.label))
+            }
+            return a + [(.back, "close")]
+        }
         switch ui.screen {
         case .boot, .home: return []
         case .pairing:
@@ -76,8 +84,8 @@ extension Navigator {
         }
     }
 
-    static func hints(_ ui: UIState, config: Config) -> [NavHint] {
-        actions(ui, config: config).compactMap { input, action in
+    static func hints(_ ui: UIState, state: PetState, config: Config) -> [NavHint] {
+        actions(ui, state: state, config: config).compactMap { input, action in
             config.keys.name(input).map { NavHint(input: input, key: $0, action: action) }
         }
     }

@@ -42,11 +42,21 @@ enum HomeView {
             name = s.pet.name
             mood = s.mood(at: c.now).rawValue
             // The task shown: `ui.cursor` indexes `openTasks()` (0 = the next one; clamped).
-            let open = s.openTasks()
-            let next = open.isEmpty ? nil : open[min(max(0, c.ui.cursor), open.count - 1)]
-            nextTitle = next?.title
-            nextDue = next.flatMap { Fmt.due($0, state: s, now: c.now) }
-            nextDueShort = next.flatMap { Fmt.dueShort($0, state: s, now: c.now) }
+            // Then today's unchecked habits (`NavRows.home`: the card A steps through).
+            let items = NavRows.home(s)
+            switch items[min(max(0, c.ui.cursor), items.count - 1)] {
+            case .task(let id)?:
+                let next = s.tasks[id]
+                nextTitle = next?.title
+                nextDue = next.flatMap { Fmt.due($0, state: s, now: c.now) }
+                nextDueShort = next.flatMap { Fmt.dueShort($0, state: s, now: c.now) }
+            case .habit(let item)?:
+                nextTitle = NavRows.habitText(item, s)
+                nextDue = "habit, today"
+                nextDueShort = "habit"
+            case nil:
+                nextTitle = nil; nextDue = nil; nextDueShort = nil
+            }
             speech = HomeView.speechLine(s, now: c.now)
             paused = s.paused
         }
