@@ -109,12 +109,12 @@ start_daemon() {
   sed 's/^/daemon: /' "$WORK/daemon.log"
 }
 
-buttons() {  # the menu opens (B); then settings (A A B), day start edited (B), one hour on (A), saved (B);
+buttons() {  # the menu opens (B); then settings (A A A B), day start edited (B), one hour on (A), saved (B);
              # back home (C C), the task shown there completed (hold B), the pet petted (double B)
   press C                                # ends the boot screen if it still shows; on home: back to the first task
   press B
   frame --screen menu || return 1
-  press A; press A; press B              # the menu wraps to settings (second from the end)
+  press A; press A; press A; press B     # the menu wraps up to settings (third from the end: ... settings, pairing, wardrobe)
   press B; press A; press B              # day start: edit, +1 hour, save
   waitevent settings.day-start || { echo "no settings.day-start event in the journal"; sql "select seq, type from events"; return 1; }
   frame --screen settings || return 1
