@@ -1,3 +1,5 @@
+import PetDevice
+
 /// The scenario `deskpet-sim` runs with no arguments: a few days in the life of a new pet.
 public enum Demo {
     public static let name = "demo"
@@ -34,4 +36,16 @@ public enum Demo {
     snapshot 3-day-three.png
     restart
     """
+
+    /// The demo for a board's keys: the joystick's select is its centre key.
+    public static func text(for layout: InputLayout) -> String {
+        guard layout == .joystick else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line -> String in
+                if line == "hold B" { return "hold CENTRE" }
+                if line.hasPrefix("start ") { return line + " buttons=joystick" }
+                return String(line)
+            }
+            .joined(separator: "\n")
+    }
 }

@@ -157,7 +157,8 @@ do {
         if !options.quiet { emit("  🎞 \(gif)") }
     case "demo":
         if printDemo { print(Demo.text); exit(0) }
-        let scenario = try onBoard(try ScenarioParser.parse(Demo.text, file: "<demo>", name: Demo.name))
+        let keys = board?.layout ?? layout ?? .threeButtons
+        let scenario = try onBoard(try ScenarioParser.parse(Demo.text(for: keys), file: "<demo>", name: Demo.name))
         let summary = try ScenarioRunner(options: options, print: emit).run(scenario)
         if !options.quiet {
             emit("Snapshots: " + summary.snapshots.joined(separator: ", "))

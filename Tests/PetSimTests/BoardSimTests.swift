@@ -160,6 +160,9 @@ final class BoardSimTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.output)
         let size = try pngSize(dir.appendingPathComponent("out/demo/1-morning.png"))
         XCTAssertTrue(size == (128, 64), "\(size)")
+        // The demo runs on every board, the joystick's too (its select is the centre key).
+        r = try exec(["--board", "sim-240x240-joystick", "-q"])
+        XCTAssertEqual(r.status, 0, r.output)
 
         let boardFile = try write("mine.board", Board.builtInTexts.first { $0.name == "sim-epaper-250x122" }!.text
             .replacingOccurrences(of: "name = sim-epaper-250x122", with: "name = mine"))
