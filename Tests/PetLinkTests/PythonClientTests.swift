@@ -12,7 +12,7 @@ import XCTest
 /// event, and a repeated id is a duplicate with no second reward.
 final class PythonClientTests: XCTestCase {
     func testPythonClientPairsCommandsAndDeduplicates() throws {
-        guard let python = findTool("python3") else { throw XCTSkip("python3 is not installed") }
+        let python = try XCTUnwrap(findTool("python3"), "python3 is not installed: run tools/setup-debian.sh")
         let dir = try makeTemporaryDirectory("link-python")
         defer { removeTemporaryDirectory(dir) }
         let sock = dir.appendingPathComponent("pet.sock").path

@@ -136,7 +136,8 @@ final class BoardSimTests: XCTestCase {
         }
         let sim = d.appendingPathComponent("deskpet-sim").path
         guard FileManager.default.isExecutableFile(atPath: sim) else {
-            throw XCTSkip("deskpet-sim is not built next to the tests (\(d.path)); swift test builds it")
+            XCTFail("deskpet-sim is not built next to the tests (\(d.path)); swift test builds it")
+            throw CocoaError(.fileNoSuchFile)
         }
         return sim
     }

@@ -252,7 +252,7 @@ final class DeviceLoopTests: XCTestCase {
             var edgesRead = 0
             init(clock: DeviceClock) throws {
                 var fds: [Int32] = [0, 0]
-                guard pipe(&fds) == 0 else { throw XCTSkip("no pipe") }
+                guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
                 readFD = fds[0]; writeFD = fds[1]
                 _ = fcntl(readFD, F_SETFL, fcntl(readFD, F_GETFL) | O_NONBLOCK)
                 self.clock = clock
