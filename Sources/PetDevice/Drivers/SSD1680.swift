@@ -44,14 +44,12 @@ public final class SSD1680: Panel {
     /// Longest wait for BUSY to go low (a full refresh takes 2–4 s).
     public let busyTimeoutMs: Int
 
-    let bus: SPIBus
-    let dc: OutputLine
+    let port: SPICommandPort
     let reset: OutputLine
     let busy: InputLine
     let delay: Delay
     public let device: String
     public private(set) var started = false
-    private var dcLevel: Bool?
     private var border: UInt8?
 
     public init(bus: SPIBus, dc: OutputLine, reset: OutputLine, busy: InputLine, delay: Delay,
@@ -64,7 +62,7 @@ public final class SSD1680: Panel {
         guard width > 0, width <= 296, height > 0, height <= 176 else {
             throw HardwareError(device: device, operation: "configure", reason: "size \(width)x\(height) does not fit the 176x296 RAM")
         }
-        self.bus = bus; self.dc = dc; self.reset = reset; self.busy = busy; self.delay = delay
+        self.port = SPICommandPort(bus: bus, dc: dc); self.reset = reset; self.busy = busy; self.delay = delay
         self.width = width; self.height = height; self.rotation = rotation
         self.busyTimeoutMs = busyTimeoutMs; self.device = device
     }
@@ -72,7 +70,7 @@ public final class SSD1680: Panel {
     /// Hardware reset, software reset, then the panel's setup (Waveshare 2.13" V4 values).
     public func start() throws(HardwareError) {
         started = false
-        dcLevel = nil
+        port.forgetLevel()
         border = nil
         try reset.set(true); delay.sleep(ms: 20)
         try reset.set(false); delay.sleep(ms: 2)
@@ -187,8 +185,7 @@ public final class SSD1680: Panel {
     func writeRAM(_ ram: UInt8, _ w: RAMWindow, _ bytes: [UInt8]) throws(HardwareError) {
         try setWindow(bx0: w.bx0, bx1: w.bx1, y0: w.y0, y1: w.y1)
         try command(ram)
-        try setDC(true)
-        try bus.send(bytes)
+        try port.data(bytes)
     }
 
     func refresh(_ sequence: UInt8, _ what: String) throws(HardwareError) {
@@ -207,18 +204,5 @@ public final class SSD1680: Panel {
         try busy.waitWhileHigh(timeoutMs: busyTimeoutMs, pollMs: 5, delay: delay, device: device, operation: operation)
     }
 
-    func setDC(_ high: Bool) throws(HardwareError) {
-        guard dcLevel != high else { return }
-        dcLevel = nil
-        try dc.set(high)
-        dcLevel = high
-    }
-
-    func command(_ c: UInt8, _ params: [UInt8] = []) throws(HardwareError) {
-        try setDC(false)
-        try bus.send([c])
-        guard !params.isEmpty else { return }
-        try setDC(true)
-        try bus.send(params)
-    }
+    func command(_ c: UInt8, _ params: [UInt8] = []) throws(HardwareError) { try port.command(c, params) }
 }

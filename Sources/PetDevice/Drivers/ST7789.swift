@@ -103,28 +103,26 @@ public final class ST7789: Panel {
     public var rotation: Int { config.rotation }
     public var isEPaper: Bool { false }
 
-    let bus: SPIBus
-    let dc: OutputLine
+    let port: SPICommandPort
     let reset: OutputLine?
     let backlight: OutputLine?
     let delay: Delay
     /// Whether the init sequence ran (false again after a failed write: the next frame re-inits).
     public private(set) var started = false
-    private var dcLevel: Bool?
     private var displayOn = false
     private var brightness = 100
 
     public init(bus: SPIBus, dc: OutputLine, reset: OutputLine?, backlight: OutputLine?, delay: Delay,
                 config: Config) throws(HardwareError) {
         if let p = config.problem { throw HardwareError(device: "st7789", operation: "configure", reason: p) }
-        self.bus = bus; self.dc = dc; self.reset = reset; self.backlight = backlight; self.delay = delay
+        self.port = SPICommandPort(bus: bus, dc: dc); self.reset = reset; self.backlight = backlight; self.delay = delay
         self.config = config
     }
 
     /// Hardware reset (if wired), then the init sequence; the display is on afterwards.
     public func start() throws(HardwareError) {
         started = false
-        dcLevel = nil
+        port.forgetLevel()
         if let reset {
             try reset.set(true); delay.sleep(ms: 5)
             try reset.set(false); delay.sleep(ms: 1)       // ≥ 10 µs low
@@ -161,8 +159,7 @@ public final class ST7789: Panel {
         try command(ST7789Command.caset, Self.be16(x0) + Self.be16(x1))
         try command(ST7789Command.raset, Self.be16(y0) + Self.be16(y1))
         try command(ST7789Command.ramwr)
-        try setDC(true)
-        try bus.send(r.bytes)
+        try port.data(r.bytes)
     }
 
     public func setBrightness(_ percent: Int) throws(HardwareError) {
@@ -180,19 +177,5 @@ public final class ST7789: Panel {
 
     static func be16(_ v: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }
 
-    func setDC(_ high: Bool) throws(HardwareError) {
-        guard dcLevel != high else { return }
-        dcLevel = nil
-        try dc.set(high)
-        dcLevel = high
-    }
-
-    /// A command byte with D/C low, then its parameters (if any) with D/C high.
-    func command(_ c: UInt8, _ params: [UInt8] = []) throws(HardwareError) {
-        try setDC(false)
-        try bus.send([c])
-        guard !params.isEmpty else { return }
-        try setDC(true)
-        try bus.send(params)
-    }
+    func command(_ c: UInt8, _ params: [UInt8] = []) throws(HardwareError) { try port.command(c, params) }
 }

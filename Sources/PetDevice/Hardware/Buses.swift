@@ -33,6 +33,41 @@ extension SPIBus {
     }
 }
 
+/// An SPI bus plus the panel's D/C line, as the SPI panel controllers (ST7789, SSD1680) use it:
+/// a command byte with D/C low, its parameters and pixel data with D/C high. The D/C level is
+/// only written when it changes; after a failure it is unknown and written again.
+public final class SPICommandPort {
+    public let bus: SPIBus
+    public let dc: OutputLine
+    private var dcLevel: Bool?
+
+    public init(bus: SPIBus, dc: OutputLine) { self.bus = bus; self.dc = dc }
+
+    /// Forget the D/C level (a reset): the next write sets it.
+    public func forgetLevel() { dcLevel = nil }
+
+    func setDC(_ high: Bool) throws(HardwareError) {
+        guard dcLevel != high else { return }
+        dcLevel = nil
+        try dc.set(high)
+        dcLevel = high
+    }
+
+    /// A command byte with D/C low, then its parameters (if any) with D/C high.
+    public func command(_ c: UInt8, _ params: [UInt8] = []) throws(HardwareError) {
+        try setDC(false)
+        try bus.send([c])
+        guard !params.isEmpty else { return }
+        try data(params)
+    }
+
+    /// Data bytes (parameters, RAM) with D/C high, in transfers the bus allows.
+    public func data(_ bytes: [UInt8]) throws(HardwareError) {
+        try setDC(true)
+        try bus.send(bytes)
+    }
+}
+
 /// An I2C bus: whole write messages to a 7-bit address (START, address+W, bytes, STOP).
 public protocol I2CBus: AnyObject {
     /// The most bytes one message may carry (i2c-dev: 8192).
