@@ -3,19 +3,17 @@ import PetDevice
 import PetLink
 import PetLinux
 
-/// `guest-ble-peripheral [--index N] [--seconds S] [--keys FILE] [--open]`: the BLE link as a
-/// peripheral on the real kernel stack (tools/kernel-loop/guest-ble.sh runs it in the VM): sets the
-/// controller up through the mgmt socket, listens on the ATT channel, logs every PDU, and answers
-/// each command frame with an event frame `{"echo":N}` (N = the frame's body length) as
-/// notifications. `--open` lets commands through without encryption (to poke at the GATT server
-/// alone; tools/kernel-loop/guest-ble.sh runs the real daemon with encryption instead).
-func blePeripheral(_ args: inout [String]) throws -> Int32 {
+/// What both guest peripherals share: the options `--index N --seconds S --keys FILE --open`, the
+/// adapter set up through the mgmt socket, a `BLELink` listening on the ATT channel that logs every
+/// PDU (at most `pduBytesShown` bytes of each), and a log with seconds since start.
+func startPeripheral(_ args: inout [String], pduBytesShown: Int = .max) throws
+    -> (link: BLELink, adapter: BLEAdapter, seconds: Int, log: (String) -> Void) {
     let index = option("--index", &args).flatMap { UInt16($0) }
     let seconds = option("--seconds", &args).flatMap { Int($0) } ?? 60
     let keys = option("--keys", &args)
     let open = args.contains("--open")
     let t0 = SystemClock().monotonicNs
-    func log(_ s: String) {
+    let log: (String) -> Void = { s in
         let ms = (SystemClock().monotonicNs - t0) / 1_000_000
         printLine("[\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)] \(s)")
     }
@@ -26,9 +24,21 @@ func blePeripheral(_ args: inout [String]) throws -> Int32 {
     log("hci\(adapter.index) \(adapter.address): " + adapter.log.joined(separator: "; "))
     let link = try BLELink(server: GATTServer(config: config), adapter: adapter)
     link.recorder = { client, received, pdu in
-        log("client \(client) \(received ? "req" : "rsp") \(pdu.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " "))")
+        let hex = pdu.prefix(pduBytesShown).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+        log("client \(client) \(received ? "req" : "rsp") \(hex)\(pdu.count > pduBytesShown ? " … (\(pdu.count) bytes)" : "")")
     }
     try link.listen()
+    return (link, adapter, seconds, log)
+}
+
+/// `guest-ble-peripheral [--index N] [--seconds S] [--keys FILE] [--open]`: the BLE link as a
+/// peripheral on the real kernel stack (tools/kernel-loop/guest-ble.sh runs it in the VM): sets the
+/// controller up through the mgmt socket, listens on the ATT channel, logs every PDU, and answers
+/// each command frame with an event frame `{"echo":N}` (N = the frame's body length) as
+/// notifications. `--open` lets commands through without encryption (to poke at the GATT server
+/// alone; tools/kernel-loop/guest-ble.sh runs the real daemon with encryption instead).
+func blePeripheral(_ args: inout [String]) throws -> Int32 {
+    let (link, _, seconds, log) = try startPeripheral(&args)
     log("listening on ATT (CID 4)")
     let end = SystemClock().monotonicNs + UInt64(seconds) * 1_000_000_000
     var frames = 0
