@@ -19,21 +19,7 @@ BIN=${1:?usage: guest-daemon.sh BINDIR (with deskpet and deskpet-hwtest)}
 DESKPET=$BIN/deskpet HWTEST=$BIN/deskpet-hwtest
 R=${KLOOP_RESULTS:?run me with run-in-vm.sh}
 BOARDS=${KLOOP_BOARDS:-$PWD/tools/kernel-loop/boards}   # run-in-vm.sh runs us in the caller's folder: the repository
-fails=0
-now() { date +%s.%N; }
-T=$(now)
-secs() { awk "BEGIN {printf \"%.2f\", $(now) - $1}"; }
-check() {  # check NAME COMMAND...: run, show its output, report ok/FAIL with the seconds it took
-  local s rc; s=$(now); "${@:2}" > "$R/$1.log" 2>&1; rc=$?
-  sed 's/^/     /' "$R/$1.log"
-  if [ $rc = 0 ]; then printf 'ok   %-22s %5.2f s\n' "$1" "$(secs "$s")"
-  else printf 'FAIL %-22s (status %s)\n' "$1" $rc; fails=$((fails + 1)); fi
-  return $rc
-}
-waitfor() {  # waitfor SECONDS COMMAND...: poll until COMMAND succeeds (never fixed sleeps under emulation)
-  local n=$(( $1 * 20 )); shift
-  until "$@" 2>/dev/null; do n=$((n - 1)); [ $n -gt 0 ] || return 1; sleep 0.05; done
-}
+. "$PWD/tools/kernel-loop/guest-lib.sh"   # check, waitfor, now, secs, fails, T (run-in-vm.sh starts us in the repository)
 
 # ---- the virtual hardware -------------------------------------------------------------------
 # One gpio-sim bank labelled pet-buttons; offsets as the board files and kloop-spi's watch_lines say.

@@ -11,19 +11,7 @@
 set -u
 HWTEST=${1:?usage: guest-hardware.sh path/to/deskpet-hwtest}
 R=${KLOOP_RESULTS:?run me with run-in-vm.sh}
-fails=0
-now() { date +%s.%N; }
-T=$(now)
-check() {  # check NAME COMMAND...: run, show its output, report ok/FAIL with the seconds it took
-  local s rc; s=$(now); "${@:2}" > "$R/$1.log" 2>&1; rc=$?
-  sed 's/^/     /' "$R/$1.log"
-  if [ $rc = 0 ]; then printf 'ok   %-12s %5.2f s\n' "$1" "$(awk "BEGIN {print $(now) - $s}")"
-  else printf 'FAIL %-12s (status %s)\n' "$1" $rc; fails=$((fails + 1)); fi
-}
-waitfor() {  # waitfor SECONDS COMMAND...: poll until COMMAND succeeds (never fixed sleeps under emulation)
-  local n=$(( $1 * 10 )); shift
-  until "$@" 2>/dev/null; do n=$((n - 1)); [ $n -gt 0 ] || return 1; sleep 0.1; done
-}
+. "$PWD/tools/kernel-loop/guest-lib.sh"   # check, waitfor, now, secs, fails, T (run-in-vm.sh starts us in the repository)
 
 # One gpio-sim bank labelled pet-buttons; the order is GuestCheck's (Sources/deskpet-hwtest/GuestCheck.swift).
 LINES="BTN_A BTN_B BTN_C BUZZER LED LED_R LED_G LED_B"
