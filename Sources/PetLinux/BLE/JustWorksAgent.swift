@@ -43,15 +43,12 @@ public final class JustWorksAgent {
         }
     }
 
-    /// The reply to one management event, when it is a User Confirmation Request.
+    /// The reply to one management event, when it is a User Confirmation Request (decoded by
+    /// `MgmtEvent`, answered as `MgmtCommand.answer` decides — the daemon's adapter does the same).
     public static func answer(_ event: [UInt8]) -> (command: MgmtCommand, accepted: Bool, address: String)? {
-        guard event.count >= 6 + 12, event[0] == 0x0F, event[1] == 0x00 else { return nil }
-        let index = UInt16(event[2]) | UInt16(event[3]) << 8
-        let address = Array(event[6..<13])   // Address (6, little-endian) + Address_Type
-        let hint = event[13]
-        let printed = address.prefix(6).reversed().map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: ":")
-        let accepted = hint == 1
-        return (MgmtCommand(opcode: accepted ? 0x001C : 0x001D, index: index, parameters: address,
-                            name: accepted ? "User Confirmation Reply" : "User Confirmation Negative Reply"), accepted, printed)
+        guard case let .userConfirmRequest(index, address, type, hint)? = MgmtEvent(bytes: event) else { return nil }
+        let printed = address.reversed().map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: ":")
+        let a = MgmtCommand.answer(toConfirmation: index, address: address, addressType: type, confirmHint: hint)
+        return (a.command, a.accepted, printed)
     }
 }

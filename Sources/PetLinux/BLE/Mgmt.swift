@@ -87,6 +87,21 @@ public struct MgmtCommand: Sendable, Equatable {
         MgmtCommand(opcode: 0x001C, index: index, parameters: fixed(address, 6) + [addressType], name: "User Confirmation Reply")
     }
 
+    /// User Confirmation Negative Reply (0x001D): Address (6), Address_Type (1). Refuses a pairing.
+    public static func userConfirmNegativeReply(_ index: UInt16, address: [UInt8], addressType: UInt8) -> MgmtCommand {
+        MgmtCommand(opcode: 0x001D, index: index, parameters: fixed(address, 6) + [addressType], name: "User Confirmation Negative Reply")
+    }
+
+    /// DeskPet's answer to a User Confirmation Request, the one place it is decided: Confirm_Hint 1
+    /// (Just Works, nothing to compare) is accepted; Confirm_Hint 0 (numeric comparison: someone
+    /// would have to compare six digits nobody sees) is refused. The owner is authenticated by the
+    /// phone protocol's own pairing code, never by an unseen number.
+    public static func answer(toConfirmation index: UInt16, address: [UInt8], addressType: UInt8,
+                              confirmHint: UInt8) -> (command: MgmtCommand, accepted: Bool) {
+        confirmHint == 1 ? (userConfirmReply(index, address: address, addressType: addressType), true)
+                         : (userConfirmNegativeReply(index, address: address, addressType: addressType), false)
+    }
+
     /// Load Identity Resolving Keys (0x0030): Key_Count (2), then 23-byte keys.
     public static func loadIdentityResolvingKeys(_ index: UInt16, _ keys: [IdentityResolvingKey]) -> MgmtCommand {
         var p: [UInt8] = []

@@ -183,8 +183,8 @@ public final class BLEAdapter {
     public private(set) var confirmedPairings = 0
 
     /// Handles waiting management events: a User Confirmation Request (a phone pairing Just
-    /// Works; bluetoothd would have asked its agent) is accepted, new keys are stored (file
-    /// rewritten, 0600). Returns how many keys were stored.
+    /// Works; bluetoothd would have asked its agent) is answered as `MgmtCommand.answer`
+    /// decides, new keys are stored (file rewritten, 0600). Returns how many keys were stored.
     @discardableResult
     public func poll() throws(HardwareError) -> Int {
         var stored = 0
@@ -195,9 +195,10 @@ public final class BLEAdapter {
         while !events.isEmpty {
             for e in events {
                 switch e {
-                case .userConfirmRequest(let i, let address, let type, _) where i == index:
-                    try mgmt.require(.userConfirmReply(i, address: address, addressType: type))
-                    confirmedPairings += 1
+                case .userConfirmRequest(let i, let address, let type, let hint) where i == index:
+                    let answer = MgmtCommand.answer(toConfirmation: i, address: address, addressType: type, confirmHint: hint)
+                    try mgmt.require(answer.command)
+                    if answer.accepted { confirmedPairings += 1 }
                 case .newLongTermKey(let i, let hint, let k) where i == index && hint: keys.add(k); stored += 1
                 case .newIdentityResolvingKey(let i, let hint, _, let k) where i == index && hint: keys.add(k); stored += 1
                 default: break
