@@ -101,12 +101,7 @@ public final class SimDevice {
     }
 
     func run(untilMs target: Int64) throws(AppError) {
-        while let d = loop.nextDeadlineMs(), d <= target {
-            clock.move(toWallMs: d)
-            try loop.step()
-        }
-        if target > clock.wallMs { clock.move(toWallMs: target) }
-        try loop.step()
+        try loop.run(on: clock, untilMs: target)
     }
 
     /// The device is off for `seconds`, then boots: the journal is reopened and time catches up

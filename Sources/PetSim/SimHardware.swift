@@ -34,6 +34,20 @@ extension VirtualClock: SettableClock {
     public func setWallMs(_ ms: Int64) throws(HardwareError) { move(toWallMs: ms) }
 }
 
+extension DeviceLoop {
+    /// Runs the loop on `clock` until wall time `target`: the clock moves to each deadline on the
+    /// way and the loop wakes there (a day closing, a reminder, a long press, the screen dimming),
+    /// then once more at `target`. The simulator's time passing, for SimDevice and the emulated boards.
+    public func run(on clock: VirtualClock, untilMs target: Int64) throws(AppError) {
+        while let d = nextDeadlineMs(), d <= target {
+            clock.move(toWallMs: d)
+            try step()
+        }
+        if target > clock.wallMs { clock.move(toWallMs: target) }
+        try step()
+    }
+}
+
 /// Button edges queued by a script or the terminal, stamped with the clock's monotonic time
 /// when queued.
 public final class ScriptedInput: InputSource {

@@ -73,13 +73,7 @@ public final class EmulatedBoard {
 
     /// Runs through every deadline up to `ms` from now.
     public func run(forMs ms: Int64) throws(AppError) {
-        let target = clock.wallMs + max(0, ms)
-        while let d = loop.nextDeadlineMs(), d <= target {
-            clock.move(toWallMs: d)
-            try loop.step()
-        }
-        clock.move(toWallMs: target)
-        try loop.step()
+        try loop.run(on: clock, untilMs: clock.wallMs + max(0, ms))
     }
 
     public func press(_ b: Button) throws(AppError) {
