@@ -123,21 +123,12 @@ extension LinkService {
         guard let text = fields["unix_ms"], let ms = Int64(text), ms > 0 else {
             return reply(c, ErrorMessage(id: id, code: "invalid_field", message: "invalid unix_ms: must be milliseconds since 1970 (a positive whole number)"))
         }
-        guard let clock = loop.hardware.clock as? SettableClock else {
-            return reply(c, ErrorMessage(id: id, code: ErrorCode.unsupported, message: "this device's clock cannot be set from the phone"))
-        }
-        do { try clock.setWallMs(ms) } catch {
+        do { try setClock(unixMs: ms, loop: loop) } catch {
             log?("link: time.set failed: \(error)")
-            return reply(c, ErrorMessage(id: id, code: ErrorCode.unsupported, message: "the clock could not be set: \(error.reason)"))
+            let message = loop.hardware.clock is SettableClock ? "the clock could not be set: \(error.reason)" : error.reason
+            return reply(c, ErrorMessage(id: id, code: ErrorCode.unsupported, message: message))
         }
         log?("link: clock set by the phone")
-        // A clock jump is not time the clients were idle.
-        let now = loop.nowMs
-        for k in sessions.keys {
-            sessions[k]?.lastFrameMs = now
-            if sessions[k]?.partialSinceMs != nil { sessions[k]?.partialSinceMs = now }
-            if sessions[k]?.challenge != nil { sessions[k]?.challenge?.expiresMs = now + Int64(config.challengeSeconds) * 1000 }
-        }
         var r = ReplyMessage(id: id, command: "time.set")
         r.clockMs = loop.nowMs; r.seq = Int64(loop.state.eventCount)
         return reply(c, r)
