@@ -148,7 +148,6 @@ default:
 guard let boardArg else { fail("run needs --board (see deskpet --help)", status: 2) }
 let board = loadBoard(boardArg)
 umask(0o077)   // the journal and its WAL are the owner's only
-do { try makeDirectories(dataDir, mode: 0o700) } catch { fail("data folder: \(error)") }
 
 // Signals arrive on a descriptor the loop waits on, so a stop never waits for the next deadline.
 var signals = sigset_t()
@@ -161,6 +160,8 @@ guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText(
 let clock = SystemClock()
 var hardware: Hardware
 do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
+// Only now that the board's devices opened: a refused start leaves nothing behind.
+do { try makeDirectories(dataDir, mode: 0o700) } catch { fail("data folder: \(error)") }
 
 let store: EventStore
 do { store = try EventStore(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }
@@ -245,9 +246,10 @@ loop.onWake = {
         keysLogged = ble.adapter.keys.longTermKeys.count
         log.info("ble: \(pairingsLogged) Just Works pairing\(pairingsLogged == 1 ? "" : "s") confirmed, \(keysLogged) long term key\(keysLogged == 1 ? "" : "s") stored in \(dataDir)/ble-keys")
     }
-    if loop.hardwareErrors.count > reported || loop.hardwareErrors.count == 16 {
-        for e in loop.hardwareErrors.suffix(max(0, loop.hardwareErrors.count - reported)) { log.warning("\(e)") }
-        reported = loop.hardwareErrors.count
+    // Every hardware failure since the last wake-up (the loop keeps the newest 16).
+    if loop.hardwareErrorCount > reported {
+        for e in loop.hardwareErrors.suffix(min(loop.hardwareErrors.count, loop.hardwareErrorCount - reported)) { log.warning("\(e)") }
+        reported = loop.hardwareErrorCount
     }
 }
 

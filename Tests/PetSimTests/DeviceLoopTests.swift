@@ -188,6 +188,7 @@ final class DeviceLoopTests: XCTestCase {
                               layout: .threeButtons, boot: false)
         try loop.step()
         XCTAssertEqual(loop.hardwareErrors.map { $0.device + ": " + $0.reason }, ["test panel: unplugged"])
+        XCTAssertEqual(loop.hardwareErrorCount, 1)
         panel.fail = false
         clock.advance(ms: 60_000)
         try loop.step()

@@ -48,6 +48,8 @@ public final class DeviceLoop {
     public var onWake: (() -> Void)?
     /// Hardware failures the loop survived (a panel write, a buzzer), newest last, at most 16.
     public private(set) var hardwareErrors: [HardwareError] = []
+    /// How many hardware failures there were in all (the daemon logs the new ones).
+    public private(set) var hardwareErrorCount = 0
     /// Sounds and light patterns the loop asked for, in order (for tests and the simulator's
     /// `expect`; at most the last 64).
     public private(set) var feedbackLog: [Feedback.Output] = []
@@ -247,6 +249,7 @@ public final class DeviceLoop {
     }
 
     private func note(_ error: HardwareError) {
+        hardwareErrorCount += 1
         hardwareErrors.append(error)
         if hardwareErrors.count > 16 { hardwareErrors.removeFirst(hardwareErrors.count - 16) }
     }
