@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CBluetooth
 import PetDevice
 
 /// The service manager's notification protocol (sd_notify(3)) without libsystemd: datagrams of
