@@ -19,13 +19,36 @@ public enum JournalCodec {
                         payload: payload)
     }
 
+    /// The largest coin or XP change one stored event may carry: far above anything the rules
+    /// give (a task earns at most a few hundred), far below where sums could overflow.
+    public static let maxDelta = 1_000_000_000
+
+    /// The event of a stored row, or `.journal(seq:)` saying why the row cannot be folded: an
+    /// unreadable payload (naming the field), an instant outside `TimeRange`, a coin or XP change
+    /// beyond `maxDelta`.
     public static func event(_ r: EventRow, decoder: JSONDecoder = JSONDecoder()) throws(AppError) -> Event {
+        guard TimeRange.contains(Instant(r.at)) else {
+            throw .journal(seq: r.seq, detail: "a '\(r.type)' event at \(Instant(r.at)) is outside the valid range \(TimeRange.text)")
+        }
+        let kind: EventKind
         do {
-            let kind = try decoder.decode(EventKind.self, from: Data(r.payload.utf8))
-            return Event(at: Instant(r.at), commandID: r.commandID, kind: kind)
+            kind = try decoder.decode(EventKind.self, from: Data(r.payload.utf8))
+        } catch let DecodingError.dataCorrupted(c) {
+            throw .journal(seq: r.seq, detail: "cannot read a '\(r.type)' event: \(fieldName(c.codingPath)): \(c.debugDescription)")
         } catch {
             throw .journal(seq: r.seq, detail: "cannot decode a '\(r.type)' event (written by a newer DeskPet?)")
         }
+        if case .dayClosed(let result) = kind, !TimeRange.days.contains(result.day) {
+            throw .journal(seq: r.seq, detail: "a 'day.closed' event names day \(result.day), outside the valid range \(TimeRange.text)")
+        }
+        for (name, delta) in [("coins", kind.coinsDelta), ("XP", kind.xpDelta)] where delta.magnitude > UInt(maxDelta) {
+            throw .journal(seq: r.seq, detail: "a '\(r.type)' event changes \(name) by \(delta), beyond ±\(maxDelta)")
+        }
+        return Event(at: Instant(r.at), commandID: r.commandID, kind: kind)
+    }
+
+    private static func fieldName(_ path: [CodingKey]) -> String {
+        path.isEmpty ? "payload" : "field '" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "'"
     }
 }
 

@@ -125,6 +125,12 @@ public final class PetApp {
                 outcomes.append(Outcome(result: .success(reply), committed: []))
                 continue
             }
+            // An instant outside the valid range (its own time or a field's) is refused before
+            // time is moved to it: nothing is stored.
+            do { try Engine.checkRange(command) } catch {
+                outcomes.append(Outcome(result: .failure(error), committed: []))
+                continue
+            }
             // Kept only when time moves (holding a copy makes the next mutation copy the whole
             // state: once per command would be quadratic in a batch at one instant).
             let beforeCommand: Engine? = command.at > next.state.now ? next : nil
@@ -192,11 +198,19 @@ public final class PetApp {
     /// Advances the clock to `t`, storing what time produced (closed days, reminders).
     @discardableResult
     public func advance(to t: Instant) throws(AppError) -> [Event] {
-        var next = engine
-        let events = next.advance(to: t)
-        if !events.isEmpty { try commit(next, events: events, command: nil) } else { engine = next }
-        return events
+        var all: [Event] = []
+        while true {
+            var next = engine
+            let (events, done) = next.advance(to: t, eventLimit: Self.catchUpBatch)
+            if !events.isEmpty { try commit(next, events: events, command: nil) } else { engine = next }
+            all += events
+            if done { return all }
+        }
     }
+
+    /// A long catch-up (the device was off for days or years) is stored in transactions of about
+    /// this many events, so memory stays bounded and every batch is durable on its own.
+    public static let catchUpBatch = 2_000
 
     private func commit(_ next: Engine, events: [Event], command: CommandRow?) throws(AppError) {
         var rows: [EventRow] = []

@@ -135,7 +135,7 @@ public final class ScenarioPlayer {
 
     /// Lets time pass until `t`, with animation frames on the way.
     func pass(until t: Instant, device: SimDevice) throws {
-        let totalMs = (t.seconds * 1000) - device.nowMs
+        let totalMs = TimeRange.milliseconds(t).saturatingSubtracted(device.nowMs)
         guard totalMs > 0, onFrame != nil else { try device.run(until: t); return }
         let cap = Int64(max(1, options.maxFramesPerAdvance))
         let every = max(options.frameEveryMs, 1, (totalMs + cap - 1) / cap)

@@ -67,6 +67,10 @@ public final class ScenarioRunner {
                           message: "unknown time zone '\(start.zone)'")
         }
         let startInstant = Instant(rules.utc(for: start.local))
+        guard TimeRange.contains(startInstant) else {
+            throw .failed(file: scenario.file, line: scenario.steps.first?.line ?? 1, step: "start",
+                          message: "start: \(start.local) \(start.zone) is outside the valid range \(TimeRange.text)")
+        }
         let device: SimDevice
         var transport: SocketLink?
         do {
@@ -166,10 +170,18 @@ public final class ScenarioRunner {
             throw fail("'start' must be the first step")
         case .time(let local):
             let t = device.app.state.clock.instant(local)
+            guard TimeRange.contains(t) else { throw fail("time: \(local) is outside the valid range \(TimeRange.text)") }
             if t >= device.now { try device.run(until: t) } else { try device.setClock(t) }
-        case .advance(let s): try device.run(until: device.now + s)
+        case .advance(let s):
+            guard TimeRange.contains(device.now + s) else {
+                throw fail("advance: \(s) s from \(device.now) ends outside the valid range \(TimeRange.text)")
+            }
+            try device.run(until: device.now + s)
         case .off(let s):
             guard !options.inMemory else { throw fail("'off' needs the journal on disk") }
+            guard TimeRange.contains(device.now + s) else {
+                throw fail("off: \(s) s from \(device.now) ends outside the valid range \(TimeRange.text)")
+            }
             if !options.quiet { print("  … device off for \(s / 3600) h") }
             try device.powerOff(for: s)
         case .press(let b): try device.press(b)
@@ -241,7 +253,7 @@ public final class ScenarioRunner {
             if !options.quiet { print("  " + text) }
         case .serve(let seconds):
             guard device.loop.hardware.link != nil else { throw fail("'serve' needs a phone link (deskpet-sim run --link ADDR)") }
-            try serve(device, ms: seconds * 1000)
+            try serve(device, ms: seconds.saturatingMultiplied(by: 1000))
         }
     }
 

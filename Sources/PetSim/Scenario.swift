@@ -202,6 +202,9 @@ public enum ScenarioParser {
             guard let s = TimeText.duration(v), s > 0 else {
                 throw Problem(message: "'\(v)' is not a duration (use e.g. 90s, 45m, 2h30m, 3d)")
             }
+            guard s <= TimeRange.longestDuration else {
+                throw Problem(message: "'\(v)' is longer than the longest valid duration (\(TimeRange.longestDuration) s: \(TimeRange.text))")
+            }
             return s
         }
         func button(_ v: String) throws(Problem) -> Button {
@@ -215,6 +218,11 @@ public enum ScenarioParser {
             let joined = parts.joined(separator: " ")
             guard let t = LocalDateTime(parsing: joined) else {
                 throw Problem(message: "'\(joined)' is not a local time (use YYYY-MM-DD HH:MM)")
+            }
+            // Local times are read in the pet's zone later; a year outside 1900–9999 can never be
+            // inside the valid range (the zone's offset is checked when the step runs).
+            guard (1900...9999).contains(t.date.year) else {
+                throw Problem(message: "'\(joined)' is outside the valid range \(TimeRange.text)")
             }
             return t
         }

@@ -77,7 +77,7 @@ public final class SimDevice {
             else { store = try EventStore.inMemory(options: options) }
         } catch { throw .store(error) }
         let app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
-        clock = VirtualClock(wallMs: max(start.seconds, app.state.now.seconds) &* 1000)
+        clock = VirtualClock(wallMs: TimeRange.milliseconds(max(start, app.state.now)))
         panel = HeadlessPanel(profile: profile)
         let hardware = Hardware(clock: clock, inputs: [input], panel: panel, sounder: sounder, indicator: indicator, link: link)
         loop = DeviceLoop(app: app, hardware: hardware, profile: profile, layout: layout, debounceMs: debounceMs,
@@ -93,7 +93,7 @@ public final class SimDevice {
     /// reminders, the screen dimming, long presses...), each at its own instant, as a device
     /// that stays on does.
     public func run(until t: Instant) throws(AppError) {
-        try run(untilMs: t.seconds.multipliedReportingOverflow(by: 1000).partialValue)
+        try run(untilMs: TimeRange.milliseconds(t))
     }
 
     public func run(forMs ms: Int64) throws(AppError) {
@@ -108,14 +108,14 @@ public final class SimDevice {
     /// in one step (missed days count as missed, reminders due meanwhile are reported once and
     /// counted on the "missed while off" banner).
     public func powerOff(for seconds: Int64) throws(AppError) {
-        clock.advance(ms: seconds.multipliedReportingOverflow(by: 1000).partialValue)
+        clock.advance(ms: seconds.saturatingMultiplied(by: 1000))
         try reopen()
         try loop.step()
     }
 
     /// Sets the clock back (a clock jump backwards never undoes anything).
     public func setClock(_ t: Instant) throws(AppError) {
-        clock.move(toWallMs: t.seconds.multipliedReportingOverflow(by: 1000).partialValue)
+        clock.move(toWallMs: TimeRange.milliseconds(t))
         try loop.step()
     }
 

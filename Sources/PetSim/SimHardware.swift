@@ -38,8 +38,18 @@ extension DeviceLoop {
     /// Runs the loop on `clock` until wall time `target`: the clock moves to each deadline on the
     /// way and the loop wakes there (a day closing, a reminder, a long press, the screen dimming),
     /// then once more at `target`. The simulator's time passing, for SimDevice and the emulated boards.
+    ///
+    /// Long stretches stay quick: while the screen sleeps, the loop leaps over day closings (the
+    /// catch-up closes each at its own instant) to the next reminder, window or other deadline;
+    /// and a stretch longer than `Engine.preciseCatchUpDays` first leaps to that many days before
+    /// `target`, as if the device had slept through the older part (docs/domain.md, catch-up).
     public func run(on clock: VirtualClock, untilMs target: Int64) throws(AppError) {
-        while let d = nextDeadlineMs(), d <= target {
+        let horizonMs = Int64(Engine.preciseCatchUpDays) * Seconds.day * 1000
+        if target.saturatingSubtracted(clock.wallMs) > horizonMs {
+            clock.move(toWallMs: target - horizonMs)
+            try step()
+        }
+        while let d = nextDeadlineMs(exceptDayClose: ui.power == .asleep), d <= target {
             clock.move(toWallMs: d)
             try step()
         }

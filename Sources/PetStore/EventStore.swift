@@ -321,7 +321,7 @@ public final class EventStore {
         do {
             try inspect(conn, path: path, options: options, target: target)
             try configure(conn, inMemory: inMemory, options: options)
-            try migrate(conn, to: target)
+            try migrate(conn, path: path, to: target)
             return conn
         } catch {
             conn.close()
@@ -347,6 +347,9 @@ public final class EventStore {
         if isNew { return }
         guard appID == Int64(Schema.applicationID) else {
             throw .foreignFile(path: path, applicationID: Int32(truncatingIfNeeded: appID))
+        }
+        guard version >= 0 else {
+            throw .corrupt(path: path, detail: "schema version (PRAGMA user_version) \(version) is negative")
         }
         guard version <= Int64(target) else {
             throw .newerSchema(path: path, found: Int(version), supported: target)
@@ -392,15 +395,20 @@ public final class EventStore {
     }
 
     /// Applies pending migrations, one transaction each.
-    private static func migrate(_ conn: Connection, to target: Int) throws(StoreError) {
+    private static func migrate(_ conn: Connection, path: String, to target: Int) throws(StoreError) {
         while true {
             try conn.begin()
-            do {
+            do throws(StoreError) {
                 // Re-read inside the write lock: another process may have migrated meanwhile.
                 let version = Int(try conn.scalarInt("PRAGMA user_version", "read user_version") ?? 0)
                 guard version < target else {
                     try conn.commit()
                     return
+                }
+                // Never index the migrations with a version they do not have (a negative or
+                // foreign user_version is refused, not trapped on).
+                guard version >= 0, version < Schema.migrations.count else {
+                    throw .corrupt(path: path, detail: "schema version (PRAGMA user_version) \(version) is not one this build can migrate")
                 }
                 let operation = "migrate schema to version \(version + 1)"
                 for sql in Schema.migrations[version] {

@@ -420,8 +420,8 @@ extension Engine {
             unearn(stake)
         case let .forfeited(id, _, stake, _):
             settle(id) { $0.failed += 1 }
-            state.commitments.charityJar += stake
-            state.coinsSpent += stake
+            state.commitments.charityJar = state.commitments.charityJar.saturatingAdded(stake)
+            state.coinsSpent = state.coinsSpent.saturatingAdded(stake)
             state.stats.update(day) { $0.coinsSpent += stake }
         case let .excused(id, _, stake):
             settle(id) { $0.excused += 1 }

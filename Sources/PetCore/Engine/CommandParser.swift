@@ -143,7 +143,7 @@ public enum CommandParser {
             guard let t = TimeText.parse(v, now: at, clock: clock) else {
                 throw .invalidField(field: k, reason: "is not a time (use 'YYYY-MM-DD HH:MM', 'today HH:MM', 'tomorrow HH:MM', '+2h30m' or '@unixseconds')")
             }
-            return t
+            return try TimeRange.check(t, field: k)
         }
 
         func times(_ k: String) throws(DomainError) -> [Instant]? {
@@ -154,7 +154,7 @@ public enum CommandParser {
                 guard let t = TimeText.parse(String(part).trimmingSpaces, now: at, clock: clock) else {
                     throw .invalidField(field: "\(k)[\(i)]", reason: "is not a time")
                 }
-                out.append(t)
+                out.append(try TimeRange.check(t, field: "\(k)[\(i)]"))
             }
             return out
         }

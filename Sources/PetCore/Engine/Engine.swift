@@ -103,12 +103,12 @@ public struct Engine: Sendable {
     /// The ledger for a subsystem's event (before it is applied): coins and XP from its deltas,
     /// and the day's earned/spent totals. Task events keep their own bookkeeping (TaskEngine.swift).
     mutating func countInLedger(coins: Int, xp: Int, at: Instant) {
-        state.coins += coins
-        state.xp += xp
+        state.coins = state.coins.saturatingAdded(coins)
+        state.xp = state.xp.saturatingAdded(xp)
         guard coins != 0 else { return }
         let day = state.clock.day(of: at)
-        if coins > 0 { state.coinsEarned += coins; state.stats.update(day) { $0.coinsEarned += coins } }
-        if coins < 0 { state.coinsSpent -= coins; state.stats.update(day) { $0.coinsSpent -= coins } }
+        if coins > 0 { state.coinsEarned = state.coinsEarned.saturatingAdded(coins); state.stats.update(day) { $0.coinsEarned += coins } }
+        if coins < 0 { state.coinsSpent = state.coinsSpent.saturatingSubtracted(coins); state.stats.update(day) { $0.coinsSpent -= coins } }
     }
 
     /// Emits `level.reached` for every level passed since `before` (call after emitting XP).
@@ -171,11 +171,19 @@ public struct Engine: Sendable {
     public func decide(_ command: Command) throws(DomainError) -> [Event] {
         if isDuplicate(command.id) { return [] }
         try TaskRules.validateID(command.id, field: "command id")
+        try Engine.checkRange(command)
         var scratch = self
         scratch.outbox = []
         scratch.currentCommand = command.id
         try scratch.run(command.action, at: max(command.at, state.now), commandID: command.id)
         return scratch.outbox
+    }
+
+    /// Refuses a command whose instant or any instant among its fields lies outside `TimeRange`,
+    /// naming the field (`at` for the command's own time). Call it before `advance(to: command.at)`.
+    public static func checkRange(_ command: Command) throws(DomainError) {
+        try TimeRange.check(command.at, field: "at")
+        try TimeRange.checkAll(in: command.action)
     }
 
     private mutating func run(_ action: Action, at: Instant, commandID: String) throws(DomainError) {
@@ -235,21 +243,42 @@ public struct Engine: Sendable {
 
     /// The next instant at which time alone changes something (a day closes, a reminder falls
     /// due, a subsystem has something to do). The app loop sleeps until then (or the next input).
+    /// The next instant a subsystem needs (a reminder, a window, a focus end), ignoring day
+    /// closings: a simulator letting a long stretch pass may leap to it, and the catch-up closes
+    /// the days on the way, each at its own instant.
+    public func nextWakeupExceptDayClose() -> Instant? { nextSubsystemWakeup().map { max($0, state.now) } }
+
     public func nextWakeup() -> Instant? {
         var next = state.clock.start(ofDay: state.openDay + 1)
         if let w = nextSubsystemWakeup(), w < next { next = w }
         return max(next, state.now)
     }
 
+    /// How many days back from the instant being reached a catch-up closes one by one (ten years
+    /// and a few days). Older days are closed as one stretch (`skipDays`): see docs/domain.md.
+    public static let preciseCatchUpDays = 3_660
+
     /// Advances time to `t`, closing every day and firing every reminder on the way, in order.
     /// Returns the events (already applied here: run it on a copy and keep the copy once they
     /// are stored). Going backwards does nothing. Advancing to `state.now` itself settles what is
     /// already due (e.g. a day that a zone or day-start change ended): `nextWakeup()` can be "now".
+    /// `t` is clamped to `TimeRange.latest`.
     public mutating func advance(to t: Instant) -> [Event] {
+        advance(to: t, eventLimit: .max).events
+    }
+
+    /// Like `advance(to:)`, but stops once at least `eventLimit` events were emitted (at a whole
+    /// step: a day closed, a wake-up handled), so a long catch-up can be stored in batches with
+    /// bounded memory. `done` is false when it stopped early: call it again with the same `t`.
+    public mutating func advance(to target: Instant, eventLimit: Int) -> (events: [Event], done: Bool) {
         outbox = []
         currentCommand = nil
-        guard t >= state.now else { return [] }
+        let t = min(target, TimeRange.latest)
+        guard t >= state.now else { return ([], true) }
         while true {
+            if outbox.count >= eventLimit { return (outbox, false) }
+            let lastSkipped = state.clock.day(of: t) - Engine.preciseCatchUpDays
+            if lastSkipped > state.openDay { skipDays(through: lastSkipped); continue }
             let boundary = state.clock.start(ofDay: state.openDay + 1)
             let wakeups = subsystemWakeups()
             if let w = wakeups.lazy.compactMap({ $0 }).min(), w <= t, w < boundary || boundary > t {
@@ -260,7 +289,17 @@ public struct Engine: Sendable {
             closeDay(at: max(boundary, state.now))
         }
         if t > state.now { state.now = t }
-        return outbox
+        return (outbox, true)
+    }
+
+    /// Closes the days from the open day through `last` as ONE day (`last`), at `last`'s end: what
+    /// was due in the stretch is judged once (overdue tasks missed once, a recurring task's next
+    /// occurrence placed after it, habits scored once), and the wake-ups that fell inside it are
+    /// then handled once each, late (reminders reported missed, windows closed), instead of day by
+    /// day. Only catch-ups longer than `preciseCatchUpDays` use it.
+    private mutating func skipDays(through last: Int) {
+        state.openDay = last
+        closeDay(at: max(state.clock.start(ofDay: last + 1), state.now))
     }
 
     private mutating func closeDay(at boundary: Instant) {

@@ -122,10 +122,21 @@ public struct PetState: Sendable, Equatable, Codable {
     }
 
     /// Needs at `t` (≥ the last event), integrating decay and sleep piecewise.
+    /// See `needs(at:)`.
+    public static let needsHorizon: Int64 = 60 * Seconds.day
+
     public func needs(at t: Instant) -> Needs {
         var n = needs
         guard t > n.asOf else { return n }
         var cursor = n.asOf
+        // Needs are walked quiet hour by quiet hour for the last `needsHorizon` only: before that
+        // the pet counts as awake (hunger and tiredness reach their floors within days, so the
+        // result is the same), and a catch-up over centuries stays quick.
+        if t - cursor > PetState.needsHorizon {
+            let skipped = (t - PetState.needsHorizon) - cursor
+            n.pass(seconds: min(skipped, Seconds.day * 365), asleep: false)
+            cursor = t - PetState.needsHorizon
+        }
         while cursor < t {
             let segmentEnd = min(t, nextSleepBoundary(after: cursor))
             n.pass(seconds: segmentEnd - cursor, asleep: isAsleep(at: cursor))

@@ -288,9 +288,9 @@ extension Engine {
             state.tasks[id]?.state = .completed
             state.tasks[id]?.completedAt = at
             state.tasks[id]?.reward = reward
-            state.coins += reward.coins
-            state.coinsEarned += reward.coins
-            state.xp += reward.xp
+            state.coins = state.coins.saturatingAdded(reward.coins)
+            state.coinsEarned = state.coinsEarned.saturatingAdded(reward.coins)
+            state.xp = state.xp.saturatingAdded(reward.xp)
             state.tasksCompleted += 1
             state.tally[day, default: DayTally()].done += 1
             let created = state.tasks[id]?.createdAt ?? at
@@ -309,9 +309,9 @@ extension Engine {
                     state.stats.update(d) { $0.tasksDone -= 1; $0.completions -= 1; $0.completionSeconds -= done - t.createdAt }
                 }
             }
-            state.coins -= reward.coins
-            state.coinsEarned -= reward.coins
-            state.xp -= reward.xp
+            state.coins = state.coins.saturatingSubtracted(reward.coins)
+            state.coinsEarned = state.coinsEarned.saturatingSubtracted(reward.coins)
+            state.xp = state.xp.saturatingSubtracted(reward.xp)
             state.tasksCompleted -= 1
         case let .taskMissed(id, d):
             state.tasks[id]?.state = .missed

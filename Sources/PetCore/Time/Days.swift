@@ -16,8 +16,9 @@ public struct DayClock: Sendable, Hashable {
 
     /// The day an instant belongs to.
     public func day(of t: Instant) -> Int {
-        let local = t.seconds + Int64(zone.offset(at: t.seconds))
-        return Int(floorDiv(local - Int64(dayStartHour) * 3600, 86_400))
+        // Saturating: exact inside `TimeRange`, clamped (never a trap) outside it.
+        let local = t.seconds.saturatingAdded(Int64(zone.offset(at: t.seconds)))
+        return Int(floorDiv(local.saturatingSubtracted(Int64(dayStartHour) * 3600), 86_400))
     }
 
     /// The first instant of day `d` (its date at the day-start hour; a start inside a DST gap

@@ -87,20 +87,23 @@ public final class DeviceLoop {
 
     /// When the loop must next wake (wall ms), without input: the earliest of the core's next
     /// wake-up, the gesture deadline, the navigator's deadline and the next animation frame.
-    public func nextDeadlineMs() -> Int64? {
+    /// `exceptDayClose`: the core's day closings are left out (see `Engine.nextWakeupExceptDayClose`).
+    public func nextDeadlineMs(exceptDayClose: Bool = false) -> Int64? {
         let nowMs = self.nowMs, now = self.now
         var best: Int64?
         func consider(_ t: Int64?) {
             guard let t, t > nowMs else { return }
             best = best.map { min($0, t) } ?? t
         }
-        if let w = app.engine.nextWakeup(), w > app.state.now { consider(w.seconds.multipliedReportingOverflow(by: 1000).partialValue) }
+        if let w = exceptDayClose ? app.engine.nextWakeupExceptDayClose() : app.engine.nextWakeup(), w > app.state.now {
+            consider(TimeRange.milliseconds(w))
+        }
         if let g = gestures.nextDeadline() {
             let mono = hardware.clock.monotonicNs
             let ahead = g > mono ? Int64(clamping: (g - mono + 999_999) / 1_000_000) : 0
             consider(nowMs.addingReportingOverflow(max(1, ahead)).partialValue)
         }
-        if let n = navigator.nextDeadline(state: app.state, now: now) { consider(n.seconds &* 1000) }
+        if let n = navigator.nextDeadline(state: app.state, now: now) { consider(TimeRange.milliseconds(n)) }
         if animating, let f = nextFrameMs { consider(f) }
         consider(externalDeadlineMs?())
         // The link's deadlines at or before now mean "at once" (a pipelining client's backlog):

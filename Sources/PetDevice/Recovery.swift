@@ -1,0 +1,116 @@
+import FoundationEssentials
+import PetCore
+import PetStore
+import PetUI
+
+/// Recovery mode (docs/storage.md): the journal holds a row the program cannot read or fold (a
+/// hand-edited or damaged row, one written by a newer DeskPet). The device does not crash and
+/// does not loop restarting: it shows the problem on the screen, keeps every row as it is, serves
+/// an export of the raw rows, and refuses every state-changing command.
+public struct JournalRecovery: Error, Sendable, Equatable {
+    /// The row that cannot be read (nil when the problem is not one row's).
+    public let seq: Int64?
+    /// What is wrong with it (no personal text: types, fields, numbers).
+    public let detail: String
+
+    public init(seq: Int64?, detail: String) { self.seq = seq; self.detail = detail }
+
+    /// The recovery for an error opening the app: journal rows that cannot be read, or nil for
+    /// any other error (a missing disk is not fixed by recovery mode).
+    public init?(_ error: AppError) {
+        guard case let .journal(seq, detail) = error else { return nil }
+        self.init(seq: seq, detail: detail)
+    }
+
+    /// The refusal every state-changing command gets in recovery mode.
+    public var refusal: DomainError {
+        .invalidState(kind: "journal", id: seq.map { "row \($0)" } ?? "rows",
+                      reason: "can't be read: the device is in recovery mode and changes nothing (export, then update DeskPet)")
+    }
+
+    /// What the recovery screen says, line by line (short enough for the smallest display).
+    public var screenLines: [String] {
+        [
+            "Recovery mode",
+            seq.map { "Journal row \($0)" } ?? "The journal",
+            "can't be read.",
+            "Nothing is lost or",
+            "changed. Export it:",
+            "deskpetctl export",
+            "then update DeskPet",
+            "(docs/storage.md).",
+        ]
+    }
+
+    /// The recovery screen drawn for a display.
+    public func render(width: Int, height: Int) -> Canvas {
+        var canvas = Canvas(width: width, height: height, background: .black)
+        let face: FontFace = .small
+        let lineHeight = max(9, height / max(1, screenLines.count))
+        for (i, line) in screenLines.enumerated() {
+            canvas.drawText(line, x: 2, y: 2 + i * lineHeight, color: i == 0 ? RGB565(r: 255, g: 200, b: 0) : .white, face: face)
+        }
+        return canvas
+    }
+
+    /// Shows the recovery screen on the board's panel (whole, full refresh on e-paper).
+    public func show(on hardware: Hardware, width: Int, height: Int) throws(HardwareError) {
+        var pipeline = PanelPipeline(format: hardware.panel.format, isEPaper: hardware.panel.isEPaper)
+        let canvas = render(width: width, height: height)
+        let surface = PanelSurface.of(canvas, format: pipeline.format)
+        let frame = PanelFrame(rects: [surface.pack(surface.bounds, as: pipeline.format)], surface: surface,
+                               refresh: hardware.panel.isEPaper ? .full : .immediate)
+        try hardware.panel.flush(frame)
+        pipeline.flushed(frame)
+        try hardware.panel.setBrightness(100)
+    }
+
+    /// One stored row as the recovery export shows it: every column, the payload as stored text.
+    struct RawRow: Codable {
+        var seq: Int64
+        var at: Int64
+        var day: Int
+        var type: String
+        var command: String?
+        var coinsDelta: Int
+        var xpDelta: Int
+        var payload: String
+    }
+
+    /// The export in recovery mode: every journal row exactly as stored (the unreadable one too),
+    /// as JSON `{"format":"deskpet-recovery-1","unreadableSeq":N,"problem":…,"rows":[…]}`. It
+    /// holds the owner's personal text, like any export: write it owner-only.
+    public func export(store: EventStore) throws(AppError) -> [UInt8] {
+        struct Document: Codable {
+            var format = "deskpet-recovery-1"
+            var unreadableSeq: Int64?
+            var problem: String
+            var rows: [RawRow]
+        }
+        let rows: [EventRow]
+        do { rows = try store.events() } catch { throw .store(error) }
+        let doc = Document(unreadableSeq: seq, problem: detail, rows: rows.map {
+            RawRow(seq: $0.seq, at: $0.at, day: $0.day, type: $0.type, command: $0.commandID,
+                   coinsDelta: $0.coinsDelta, xpDelta: $0.xpDelta, payload: $0.payload)
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        do { return Array(try encoder.encode(doc)) } catch {
+            throw .journal(seq: seq, detail: "the recovery export cannot be encoded")
+        }
+    }
+}
+
+extension PetApp {
+    /// Opens the app, or — when a stored row cannot be read or folded — the recovery that says
+    /// which row (the device then runs in recovery mode). Other errors (storage) are thrown.
+    public static func openOrRecover(store: EventStore, zones: ZoneDatabase = ZoneDatabase(), now: Instant,
+                                     zone: String = "UTC", dayStartHour: Int = 3) throws(AppError) -> Result<PetApp, JournalRecovery> {
+        do {
+            return .success(try PetApp(store: store, zones: zones, now: now, zone: zone, dayStartHour: dayStartHour))
+        } catch {
+            if let recovery = JournalRecovery(error) { return .failure(recovery) }
+            throw error
+        }
+    }
+}
