@@ -34,6 +34,8 @@ Figures (NAME):
               title, task.complete: the frame up, the pushed events, state and reply down as notifications)
               at MTU 23, 185 and 517, with write requests and with write commands (no radio: the GATT
               server session and the real link service)
+  catchup     seconds from power-on to the home screen after 10 years off (every day closed on its own) and
+              1000 years off (older days closed as one stretch), events stored, peak RSS
   spi         bytes on the SPI bus per interaction for the ST7789 240x240 board (driver -> emulated
               controller, commands and windows included) over a scripted day, and the transfer time at 40 MHz
 
@@ -693,7 +695,7 @@ if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "att"]
+var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "att", "catchup"]
 if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
@@ -711,6 +713,7 @@ do {
     if only.contains("idle") { progress("idle: the loop on the real clock, asleep then awake"); try benchDaemonIdle(seconds: quick ? 3 : 60) }
     if only.contains("wakeups") { progress("wakeups: an idle day asleep, an idle hour awake"); try benchWakeups() }
     if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }
+    if only.contains("catchup") { progress("catchup: 10 and 1000 years off, then boot"); try benchCatchUp(dir: dir) }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("att") { progress("att: ATT PDUs and round trips per command at MTU 23, 185, 517"); try benchATT() }
     if only.contains("link") { progress("link: round trips over loopback TCP"); try benchLink(n: quick ? 500 : 5000, queued: 1000) }

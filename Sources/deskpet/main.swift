@@ -18,6 +18,7 @@ deskpet: the DeskPet device daemon — the pet on a real board (buttons, display
 Usage:
   deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N] [--link ADDR]... [--link-remote]
   deskpet check --board BOARD
+  deskpet export [--data DIR] [FILE]
   deskpet boards
   deskpet --help | --version
 
@@ -28,6 +29,8 @@ Commands:
   check    validates the board file and probes every device it names (device nodes, GPIO chips and
            lines, permissions) without driving any of them; exit status 1 if something is missing,
            with what to do about it.
+  export   writes every journal row exactly as stored (JSON, mode 0600; stdout without FILE), also
+           when a row can't be read (recovery mode, docs/storage.md)
   boards   lists the board files found (BOARD can be a path or one of these names).
 
 Options:
@@ -63,6 +66,7 @@ var args = Array(CommandLine.arguments.dropFirst())
 if args.isEmpty || args.contains("--help") || args.contains("-h") { print(usage); exit(args.isEmpty ? 2 : 0) }
 if args.contains("--version") { print("deskpet \(version)"); exit(0) }
 let command = args.removeFirst()
+var positionalArgs: [String] = []
 var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10, linkArgs: [String] = [], linkRemote = false
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -85,7 +89,9 @@ while !args.isEmpty {
         let v = value()
         guard let n = Int(v), (0...60).contains(n) else { fail("--fps \(v): a number from 0 to 60", status: 2) }
         fps = n
-    default: fail("unknown option '\(a)' (see deskpet --help)", status: 2)
+    default:
+        guard command == "export", !a.hasPrefix("-") else { fail("unknown option '\(a)' (see deskpet --help)", status: 2) }
+        positionalArgs.append(a)
     }
 }
 
@@ -130,6 +136,25 @@ case "boards":
     }
     for n in Board.builtInNames { print("\(n)\t(built in: simulator board, for deskpet-sim)") }
     exit(0)
+case "export":
+    // The journal's rows exactly as stored (docs/storage.md, recovery mode): works whether or not
+    // every row can be read, with the daemon running or stopped.
+    guard positionalArgs.count <= 1 else { fail("export takes at most FILE (see deskpet --help)", status: 2) }
+    let journalPath = dataDir + "/deskpet.db"
+    guard access(journalPath, F_OK) == 0 else { fail("export: no journal at \(journalPath)") }
+    do {
+        let store = try EventStore(path: journalPath)
+        defer { store.close() }
+        let recovery: JournalRecovery
+        switch try PetApp.openOrRecover(store: store, now: Instant(floorDiv(SystemClock().wallMs, 1000))) {
+        case .success: recovery = JournalRecovery(seq: nil, detail: "every row can be read")
+        case .failure(let r): recovery = r
+        }
+        let bytes = try recovery.export(store: store)
+        if let file = positionalArgs.first { try writeFile(file, bytes, mode: 0o600); log.info("exported the journal's rows to \(file)") }
+        else { print(String(decoding: bytes, as: UTF8.self)) }
+    } catch { fail("export: \(error)") }
+    exit(0)
 case "check":
     guard let boardArg else { fail("check needs --board (see deskpet --help)", status: 2) }
     let board = loadBoard(boardArg)
@@ -167,8 +192,41 @@ let store: EventStore
 do { store = try EventStore(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }
 let app: PetApp
 do {
-    app = try PetApp(store: store, now: Instant(floorDiv(clock.wallMs, 1000)), zone: zoneArg ?? systemZone())
+    switch try PetApp.openOrRecover(store: store, now: Instant(floorDiv(clock.wallMs, 1000)), zone: zoneArg ?? systemZone()) {
+    case .success(let opened): app = opened
+    case .failure(let recovery): runRecoveryMode(recovery)
+    }
 } catch { fail("journal: \(error)") }
+
+/// Recovery mode (docs/storage.md): a journal row cannot be read or folded. The device shows the
+/// problem on the screen, writes the raw export to DATA/recovery-export.json (owner-only), serves
+/// no link (so nothing can change the journal), tells systemd it is ready, and waits for SIGTERM:
+/// it never exits with a failure, so systemd does not restart it into a crash loop.
+@MainActor func runRecoveryMode(_ recovery: JournalRecovery) -> Never {
+    log.error("recovery mode: journal " + (recovery.seq.map { "row \($0)" } ?? "rows") + " can't be read: \(recovery.detail)")
+    do { try recovery.show(on: hardware, width: board.profile.width, height: board.profile.height) } catch {
+        log.warning("recovery mode: the panel: \(error)")
+    }
+    do {
+        try writeFile(dataDir + "/recovery-export.json", try recovery.export(store: store), mode: 0o600)
+        log.info("recovery mode: every journal row exported to \(dataDir)/recovery-export.json (also: deskpet export)")
+    } catch { log.warning("recovery mode: export: \(error)") }
+    let notify = SystemdNotify()
+    try? notify.send([.ready, .status("recovery mode: journal " + (recovery.seq.map { "row \($0)" } ?? "rows") + " can't be read")])
+    var info = signalfd_siginfo()
+    while true {
+        var p = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, -1)
+        while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            if Int32(info.ssi_signo) != SIGUSR1 {
+                try? notify.send(.stopping)
+                store.close()
+                log.info("recovery mode: stopped (signal \(info.ssi_signo))")
+                exit(0)
+            }
+        }
+    }
+}
 
 // The phone links: BLE (docs/ble.md), TCP, Unix sockets; several at once behind a MultiLink.
 let linkAddresses = (linkArgs.isEmpty ? ["unix:\(dataDir)/link.sock"] : linkArgs).filter { $0 != "none" }

@@ -297,8 +297,12 @@ public struct Engine: Sendable {
     /// occurrence placed after it, habits scored once), and the wake-ups that fell inside it are
     /// then handled once each, late (reminders reported missed, windows closed), instead of day by
     /// day. Only catch-ups longer than `preciseCatchUpDays` use it.
+    ///
+    /// In events: one `day.closed` for the day before `last` that judges nothing (it moves the
+    /// open day, keeps the streak), then `last` closes as any day does, with everything overdue.
     private mutating func skipDays(through last: Int) {
-        state.openDay = last
+        let r = DayResult(day: last - 1, due: 0, done: 0, missed: 0, paused: state.paused, streak: state.streak)
+        emit(.dayClosed(r), at: max(state.clock.start(ofDay: last), state.now))
         closeDay(at: max(state.clock.start(ofDay: last + 1), state.now))
     }
 

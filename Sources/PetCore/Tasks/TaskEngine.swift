@@ -239,6 +239,14 @@ extension Engine {
         // The first date of the rule after this occurrence's date whose due time is still ahead
         // (a task planned in the past does not spawn occurrences that are already over).
         guard var date = rec.nextDate(after: local.date) else { return }
+        // Far behind (a long catch-up): leap whole periods of the rule (1, N or 7 days) to just
+        // before `at`; the same date the step-by-step search below would reach, found quickly.
+        let period = rec.rule.periodDays
+        let gap = state.clock.local(at).date.dayNumber - date.dayNumber
+        if gap > 2 * period {
+            let leapt = date.adding(days: (gap / period - 1) * period)
+            if rec.until.map({ leapt <= $0 }) ?? true { date = leapt }
+        }
         var next = state.clock.instant(LocalDateTime(date: date, secondOfDay: local.secondOfDay))
         var steps = 0
         while next <= at && steps < 100_000 {
@@ -393,4 +401,15 @@ extension Engine {
         return best
     }
 
+}
+
+extension Recurrence.Rule {
+    /// The rule's period in days: its dates repeat every this many days (a week for weekdays).
+    var periodDays: Int {
+        switch self {
+        case .daily: 1
+        case .everyNDays(let n): max(1, n)
+        case .weekdays: 7
+        }
+    }
 }

@@ -1,0 +1,44 @@
+import FoundationEssentials
+import PetCore
+import PetDevice
+import PetSim
+import PetStore
+
+/// The catch-up after the device was off (issue 11): a pet with three daily tasks (reminders) and
+/// two habits, switched off for ten years (every day closed on its own) and for a thousand years
+/// (the days older than ten years closed as one stretch), then booted: seconds from power-on to
+/// the home screen drawn, the events stored, and the process's peak RSS.
+func benchCatchUp(dir: String) throws {
+    for (label, days) in [("10 years", Int64(3_650)), ("1000 years", Int64(365_000))] {
+        let db = "\(dir)/catchup.db"
+        for s in ["", "-wal", "-shm"] { removeFile(db + s) }
+        let start = Instant(1_772_434_800)   // 2026-03-02 07:00 UTC
+        let device = try SimDevice(dbPath: db, start: start, zone: "Europe/Berlin", boot: false)
+        var n = 0
+        func send(_ name: String, _ fields: [String: String]) throws {
+            n += 1
+            let cmd: Command
+            do {
+                cmd = try CommandParser.parse(name: name, fields: fields, id: "bench-\(n)", at: device.now, clock: device.app.state.clock)
+            } catch { throw AppError.domain(error) }
+            try device.send(cmd)
+        }
+        for (i, hour) in ["09", "13", "18"].enumerated() {
+            try send("task.create", ["task": "t\(i)", "title": "Task \(i)", "due": "today \(hour):30", "repeat": "daily",
+                                     "reminders": "today \(hour):00"])
+        }
+        try send("habit.add", ["habit": "water", "text": "Water", "reminder": "10:00"])
+        try send("habit.add", ["habit": "walk", "text": "Walk"])
+        let before = try device.app.store.eventCount()
+        let t0 = monoNs()
+        try device.powerOff(for: days * Seconds.day)   // reopen, catch up, first frame of home
+        device.render()
+        let seconds = Double(monoNs() - t0) / 1e9
+        let stored = try device.app.store.eventCount() - before
+        emit([("figure", q("catchup_seconds")), ("off", q(label)), ("off_days", "\(days)"), ("seconds", f(seconds, 3)),
+              ("events_stored", "\(stored)"), ("home_shown", device.canvas.showsText(device.app.state.pet.name) ? "true" : "false"),
+              ("peak_rss_kib", "\(peakRSSKiB())"), ("target", q("< 1 s to the home screen"))])
+        device.app.store.close()
+        for s in ["", "-wal", "-shm"] { removeFile(db + s) }
+    }
+}
