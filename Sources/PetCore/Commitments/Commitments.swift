@@ -345,7 +345,7 @@ extension Engine {
 
     /// The set time of the next occurrence whose window opens after `at` (nil: none left).
     func nextTarget(_ p: CommitmentPlan, after at: Instant, first: Bool) -> Instant? {
-        let w = Int64(p.windowMinutes) * Seconds.minute
+        let w = Int64(p.windowMinutes).saturatingMultiplied(by: Seconds.minute)
         if let once = p.schedule.once {
             return first && once - w > at ? once : nil
         }
@@ -399,7 +399,7 @@ extension Engine {
             state.commitments.items[id] = c
         }
         func occurrence(_ id: String, _ n: Int, _ target: Instant, funded: Bool) -> CommitmentOccurrence {
-            let w = Int64(state.commitments.items[id]?.plan.windowMinutes ?? 0) * Seconds.minute
+            let w = Int64(state.commitments.items[id]?.plan.windowMinutes ?? 0).saturatingMultiplied(by: Seconds.minute)
             return CommitmentOccurrence(n: n, target: target, opens: target - w, closes: target + w, funded: funded,
                                         opened: false, session: nil)
         }

@@ -26,7 +26,7 @@ extension Engine {
             throw .limitReached(what: "blocked apps", limit: CommitmentRules.maxBlockedApps)
         }
         let linked = waiting.filter { ($0.plan.focusMinutes ?? CommitmentRules.defaultFocus) <= length }.map(\.id)
-        let session = FocusSession(id: commandID, start: at, end: at + Int64(length) * Seconds.minute, minutes: length,
+        let session = FocusSession(id: commandID, start: at, end: at + Int64(length).saturatingMultiplied(by: Seconds.minute), minutes: length,
                                    blocked: apps, commitments: linked)
         emit(.commitment(.focusStarted(session)), at: at)
     }

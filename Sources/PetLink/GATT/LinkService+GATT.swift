@@ -17,6 +17,9 @@ extension LinkService {
         guard let clock = loop.hardware.clock as? SettableClock else {
             throw HardwareError(device: "clock", operation: "set the time", reason: "this device's clock cannot be set from the phone")
         }
+        guard TimeRange.contains(Instant(floorDiv(ms, 1000))) else {
+            throw HardwareError(device: "clock", operation: "set the time", reason: "\(ms) ms is outside the valid range \(TimeRange.text)")
+        }
         try clock.setWallMs(ms)
         let now = loop.nowMs
         for k in sessions.keys {
@@ -39,7 +42,7 @@ extension LinkService {
     /// The instant (ms since 1970) of a Current Time value read as local time in the pet's zone.
     public static func unixMs(_ t: CurrentTime, loop: DeviceLoop) -> Int64 {
         let local = LocalDateTime(date: CivilDate(year: t.year, month: t.month, day: t.day), hour: t.hours, minute: t.minutes, second: t.seconds)
-        return loop.state.clock.instant(local).seconds * 1000 + Int64(t.fractions256) * 1000 / 256
+        return TimeRange.milliseconds(loop.state.clock.instant(local)).saturatingAdded(Int64(t.fractions256) * 1000 / 256)
     }
 
     /// Connects a GATT server to this service and the loop: the state characteristic, Current

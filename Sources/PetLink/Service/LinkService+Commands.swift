@@ -120,8 +120,8 @@ extension LinkService {
     }
 
     private func setTime(id: String, fields: [String: String], from c: Int, loop: DeviceLoop) -> [LinkFrame] {
-        guard let text = fields["unix_ms"], let ms = Int64(text), ms > 0 else {
-            return reply(c, ErrorMessage(id: id, code: "invalid_field", message: "invalid unix_ms: must be milliseconds since 1970 (a positive whole number)"))
+        guard let text = fields["unix_ms"], let ms = Int64(text), ms > 0, TimeRange.contains(Instant(ms / 1000)) else {
+            return reply(c, ErrorMessage(id: id, code: "invalid_field", message: "invalid unix_ms: must be milliseconds since 1970 (a positive whole number, up to 9999-12-31)"))
         }
         do { try setClock(unixMs: ms, loop: loop) } catch {
             log?("link: time.set failed: \(error)")

@@ -55,8 +55,8 @@ public enum PetAnimator {
         if state.isAsleep(at: now) { return (.sleeping, 0) }
         func recent(_ t: Instant?, _ window: Int64) -> Int64? {
             guard let t else { return nil }
-            let start = t.seconds * 1000
-            return nowMs >= start && nowMs - start < window ? start : nil
+            let start = TimeRange.milliseconds(t)
+            return nowMs >= start && nowMs.saturatingSubtracted(start) < window ? start : nil
         }
         if levelUp { return (.levelUp, recent(state.lastCelebration, .max) ?? 0) }
         if let s = recent(state.shop.lastFed, eatingMs) { return (.eating, s) }
