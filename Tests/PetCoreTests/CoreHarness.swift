@@ -94,6 +94,7 @@ struct Harness {
     /// Runs a command like the app: a refused command changes nothing (not even the advance).
     @discardableResult
     mutating func run(_ command: Command) throws(DomainError) -> [Event] {
+        try Engine.checkRange(command)   // as PetApp: an instant outside the range moves no time
         var next = engine
         var events = next.advance(to: command.at)
         let decided = try next.decide(command)

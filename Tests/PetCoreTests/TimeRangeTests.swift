@@ -198,8 +198,10 @@ final class TimeRangeTests: XCTestCase {
             default: return "\(v)"
             }
         }
+        // Edges for the command's own time that do not move the pet's clock far ahead.
+        let pastOrOutside = edges.filter { !TimeRange.contains(Instant($0)) || $0 <= h.now.seconds }
         var accepted = 0, outOfRange = 0
-        for round in 0..<2_000 {
+        for round in 0..<1_500 {
             let names = CommandParser.fieldsByCommand.keys.sorted()
             let name = names[Int(rng.next() % UInt64(names.count))]
             let allowed = CommandParser.fieldsByCommand[name, default: []].sorted()
@@ -211,7 +213,8 @@ final class TimeRangeTests: XCTestCase {
             }
             // The command's own time: an edge (Int64's or the range's) now and then, else soon after
             // now (an in-range far future would make every later round a ten-year catch-up).
-            let at = rng.next() % 4 == 0 ? Instant(edges[Int(rng.next() % UInt64(edges.count))]) : h.now + Int64(rng.next() % 3_600)
+            let at = rng.next() % 4 == 0 ? Instant(pastOrOutside[Int(rng.next() % UInt64(pastOrOutside.count))])
+                : h.now + Int64(rng.next() % 3_600)
             let command: Command
             do {
                 command = try CommandParser.parse(name: name, fields: fields, id: "p\(round)", at: at, clock: h.clock)
