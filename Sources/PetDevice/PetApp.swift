@@ -195,30 +195,41 @@ public final class PetApp {
         return reply
     }
 
-    /// Advances the clock to `t`, storing what time produced (closed days, reminders).
+    /// Advances the clock to `t`, storing what time produced (closed days, reminders). A long
+    /// catch-up is stored in batches of about `catchUpBatch` events, each its own transaction;
+    /// `batches` limits how many this call stores (the device loop takes one per wake-up, so the
+    /// home screen is drawn at once and the catch-up goes on behind it): `catchingUp` then says
+    /// there is more to do. A snapshot is saved only once the catch-up is complete.
     @discardableResult
-    public func advance(to t: Instant) throws(AppError) -> [Event] {
+    public func advance(to t: Instant, batches: Int = .max) throws(AppError) -> [Event] {
         var all: [Event] = []
+        var left = batches
         while true {
             var next = engine
             let (events, done) = next.advance(to: t, eventLimit: Self.catchUpBatch)
-            if !events.isEmpty { try commit(next, events: events, command: nil) } else { engine = next }
+            if !events.isEmpty { try commit(next, events: events, command: nil, snapshot: false) } else { engine = next }
             all += events
-            if done { return all }
+            left -= 1
+            if done || left <= 0 { catchingUp = !done; break }
         }
+        if !catchingUp, Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
+        return all
     }
+
+    /// True while a catch-up stopped by `advance(to:batches:)` has more to store.
+    public private(set) var catchingUp = false
 
     /// A long catch-up (the device was off for days or years) is stored in transactions of about
     /// this many events, so memory stays bounded and every batch is durable on its own.
     public static let catchUpBatch = 2_000
 
-    private func commit(_ next: Engine, events: [Event], command: CommandRow?) throws(AppError) {
+    private func commit(_ next: Engine, events: [Event], command: CommandRow?, snapshot: Bool = true) throws(AppError) {
         var rows: [EventRow] = []
         rows.reserveCapacity(events.count)
         for e in events { rows.append(try JournalCodec.row(e, clock: next.state.clock)) }
         do { try store.append(command: command, events: rows) } catch { throw .store(error) }
         engine = next
-        if Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
+        if snapshot, Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
     }
 
     // MARK: - Factory reset (SPEC §13)

@@ -111,6 +111,7 @@ public final class SimDevice {
         clock.advance(ms: seconds.saturatingMultiplied(by: 1000))
         try reopen()
         try loop.step()
+        while app.catchingUp { try loop.step() }   // a long catch-up: one batch per wake-up
     }
 
     /// Sets the clock back (a clock jump backwards never undoes anything).

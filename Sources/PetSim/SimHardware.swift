@@ -39,22 +39,30 @@ extension DeviceLoop {
     /// way and the loop wakes there (a day closing, a reminder, a long press, the screen dimming),
     /// then once more at `target`. The simulator's time passing, for SimDevice and the emulated boards.
     ///
-    /// Long stretches stay quick: while the screen sleeps, the loop leaps over day closings (the
-    /// catch-up closes each at its own instant) to the next reminder, window or other deadline;
+    /// Long stretches stay quick: while the screen sleeps and more than 31 days remain, the loop
+    /// leaps over day closings (the catch-up closes each at its own instant) to the next reminder,
+    /// window or other deadline;
     /// and a stretch longer than `Engine.preciseCatchUpDays` first leaps to that many days before
     /// `target`, as if the device had slept through the older part (docs/domain.md, catch-up).
+    /// See `run(on:untilMs:)`: 31 days.
+    public static let leapBeyondMs: Int64 = 31 * Seconds.day * 1000
+
     public func run(on clock: VirtualClock, untilMs target: Int64) throws(AppError) {
         let horizonMs = Int64(Engine.preciseCatchUpDays) * Seconds.day * 1000
         if target.saturatingSubtracted(clock.wallMs) > horizonMs {
             clock.move(toWallMs: target - horizonMs)
             try step()
         }
-        while let d = nextDeadlineMs(exceptDayClose: ui.power == .asleep), d <= target {
+        // Leaping over day closings only while more than a month remains: the last month (and any
+        // shorter run) wakes at every deadline, day closings included, as the device does.
+        func leaping() -> Bool { ui.power == .asleep && target.saturatingSubtracted(clock.wallMs) > Self.leapBeyondMs }
+        while let d = nextDeadlineMs(exceptDayClose: leaping()), d <= target {
             clock.move(toWallMs: d)
             try step()
         }
         if target > clock.wallMs { clock.move(toWallMs: target) }
         try step()
+        while app.catchingUp { try step() }
     }
 }
 

@@ -7,7 +7,8 @@ import PetStore
 /// The catch-up after the device was off (issue 11): a pet with three daily tasks (reminders) and
 /// two habits, switched off for ten years (every day closed on its own) and for a thousand years
 /// (the days older than ten years closed as one stretch), then booted: seconds from power-on to
-/// the home screen drawn, the events stored, and the process's peak RSS.
+/// the home screen drawn (`seconds`), until the catch-up is stored (`caught_up_seconds`), the
+/// events stored, and the process's peak RSS.
 func benchCatchUp(dir: String) throws {
     for (label, days) in [("10 years", Int64(3_650)), ("1000 years", Int64(365_000))] {
         let db = "\(dir)/catchup.db"
@@ -30,14 +31,24 @@ func benchCatchUp(dir: String) throws {
         try send("habit.add", ["habit": "water", "text": "Water", "reminder": "10:00"])
         try send("habit.add", ["habit": "walk", "text": "Walk"])
         let before = try device.app.store.eventCount()
+        // The first wake-up after power-on stores one batch and draws; the catch-up goes on at
+        // once in the wake-ups after it (DeviceLoop.tick), each drawing again.
+        var firstFrame: (seconds: Double, screen: String)?
         let t0 = monoNs()
+        device.loop.onWake = { [unowned device] in
+            guard firstFrame == nil else { return }
+            device.render()
+            firstFrame = (Double(monoNs() - t0) / 1e9, device.ui.screen.rawValue)
+        }
         try device.powerOff(for: days * Seconds.day)   // reopen, catch up, first frame of home
-        device.render()
-        let seconds = Double(monoNs() - t0) / 1e9
+        device.loop.onWake = nil
+        let total = Double(monoNs() - t0) / 1e9
         let stored = try device.app.store.eventCount() - before
-        emit([("figure", q("catchup_seconds")), ("off", q(label)), ("off_days", "\(days)"), ("seconds", f(seconds, 3)),
-              ("events_stored", "\(stored)"), ("home_shown", device.canvas.showsText(device.app.state.pet.name) ? "true" : "false"),
-              ("peak_rss_kib", "\(peakRSSKiB())"), ("target", q("< 1 s to the home screen"))])
+        device.render()
+        emit([("figure", q("catchup_seconds")), ("off", q(label)), ("off_days", "\(days)"),
+              ("seconds", f(firstFrame?.seconds ?? total, 3)), ("first_screen", q(firstFrame?.screen ?? "none")),
+              ("caught_up_seconds", f(total, 3)), ("events_stored", "\(stored)"), ("batch", "\(PetApp.catchUpBatch)"),
+              ("peak_rss_kib", "\(peakRSSKiB())"), ("target", q("seconds (power-on to the first frame: boot, then home) < 1"))])
         device.app.store.close()
         for s in ["", "-wal", "-shm"] { removeFile(db + s) }
     }

@@ -90,6 +90,7 @@ public final class DeviceLoop {
     /// `exceptDayClose`: the core's day closings are left out (see `Engine.nextWakeupExceptDayClose`).
     public func nextDeadlineMs(exceptDayClose: Bool = false) -> Int64? {
         let nowMs = self.nowMs, now = self.now
+        if app.catchingUp { return nowMs }
         var best: Int64?
         func consider(_ t: Int64?) {
             guard let t, t > nowMs else { return }
@@ -169,7 +170,9 @@ public final class DeviceLoop {
     /// Brings the app and the navigator to the current time.
     public func tick() throws(AppError) {
         let before = navigator.ui
-        report(try app.advance(to: now), byOwner: false)
+        // One batch of a long catch-up per wake-up (the next deadline is then "at once"), so
+        // the screen is drawn between batches.
+        report(try app.advance(to: now, batches: 1), byOwner: false)
         navigator.tick(state: app.state, now: now)
         if navigator.ui != before { needsFrame = true }
     }
