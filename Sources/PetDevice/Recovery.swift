@@ -101,6 +101,25 @@ public struct JournalRecovery: Error, Sendable, Equatable {
     }
 }
 
+extension JournalRecovery {
+    /// The export of the journal at `path` (every row as stored) and, when a row can't be read,
+    /// which one: `deskpet export` and `deskpet-sim export-journal`. Writes nothing to the journal.
+    public static func exportJournal(at path: String, zones: ZoneDatabase = ZoneDatabase()) throws(AppError)
+        -> (problem: JournalRecovery?, document: [UInt8]) {
+        let store: EventStore
+        do { store = try EventStore(path: path) } catch { throw .store(error) }
+        defer { store.close() }
+        let count: Int
+        do { count = try store.eventCount() } catch { throw .store(error) }
+        var problem: JournalRecovery?
+        if count > 0, case .failure(let r) = try PetApp.openOrRecover(store: store, zones: zones, now: TimeRange.earliest) {
+            problem = r
+        }
+        let doc = try (problem ?? JournalRecovery(seq: nil, detail: "every row can be read")).export(store: store)
+        return (problem, doc)
+    }
+}
+
 extension PetApp {
     /// Opens the app, or — when a stored row cannot be read or folded — the recovery that says
     /// which row (the device then runs in recovery mode). Other errors (storage) are thrown.

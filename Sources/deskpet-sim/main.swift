@@ -16,6 +16,9 @@ Usage:
   deskpet-sim --interactive [FILE]  the device in this terminal (truecolor half blocks; keys are buttons);
                                     starts with a small household, or where scenario FILE ends
   deskpet-sim run FILE --gif OUT    run one scenario, then record it as an animated GIF (OUT)
+  deskpet-sim export-journal DB [FILE]  every row of a journal exactly as stored (JSON, mode 0600;
+                                    stdout without FILE), also when a row can't be read (recovery
+                                    mode, docs/storage.md: the row is named on stderr)
   deskpet-sim pictures              the README pictures: main screens on two display sizes and a GIF,
                                     into --out (tools/readme-pictures.sh writes docs/images/)
 
@@ -164,6 +167,13 @@ do {
             emit("Snapshots: " + summary.snapshots.joined(separator: ", "))
             if let db = summary.database { emit("Journal:   \(db)  (open it with: sqlite3 \(db) 'SELECT * FROM ledger')") }
             emit("Next: deskpet-sim run sim/*.scenario   ·   deskpet-sim --help")
+        }
+    case "export-journal":
+        guard (1...2).contains(files.count) else { printError("deskpet-sim: export-journal needs JOURNAL [FILE] (see --help)\n"); exit(2) }
+        let (problem, doc) = try JournalRecovery.exportJournal(at: files[0])
+        if files.count == 2 { try writeFile(files[1], doc, mode: 0o600) } else { print(String(decoding: doc, as: UTF8.self)) }
+        if let problem {
+            printError("deskpet-sim: recovery mode: journal " + (problem.seq.map { "row \($0)" } ?? "rows") + " can't be read: \(problem.detail)\n")
         }
     case "run", "check":
         guard !files.isEmpty else { printError("deskpet-sim: \(mode) needs scenario files (see --help)\n"); exit(2) }

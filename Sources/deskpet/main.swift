@@ -143,14 +143,8 @@ case "export":
     let journalPath = dataDir + "/deskpet.db"
     guard access(journalPath, F_OK) == 0 else { fail("export: no journal at \(journalPath)") }
     do {
-        let store = try EventStore(path: journalPath)
-        defer { store.close() }
-        let recovery: JournalRecovery
-        switch try PetApp.openOrRecover(store: store, now: Instant(floorDiv(SystemClock().wallMs, 1000))) {
-        case .success: recovery = JournalRecovery(seq: nil, detail: "every row can be read")
-        case .failure(let r): recovery = r
-        }
-        let bytes = try recovery.export(store: store)
+        let (problem, bytes) = try JournalRecovery.exportJournal(at: journalPath)
+        if let problem { log.warning("export: journal " + (problem.seq.map { "row \($0)" } ?? "rows") + " can't be read: \(problem.detail)") }
         if let file = positionalArgs.first { try writeFile(file, bytes, mode: 0o600); log.info("exported the journal's rows to \(file)") }
         else { print(String(decoding: bytes, as: UTF8.self)) }
     } catch { fail("export: \(error)") }
