@@ -1,7 +1,8 @@
 // TimeRange.swift — the one range of instants and durations DeskPet accepts (docs/domain.md).
 //
-// Every instant that enters the program (a command's time and its fields, a scenario step, a
-// course pack, a journal row on replay) must lie in `TimeRange.instants`; every duration must be
+// Every instant that enters the program (a command's time and its fields, a scenario step, the
+// phone's clock, a journal row on replay; course packs carry weeks, not instants) must lie in
+// `TimeRange.instants`; every duration must be
 // at most `TimeRange.longestDuration`. Inside that range every conversion (days, local time, TZif,
 // milliseconds) is exact; arithmetic on `Instant` saturates, so nothing traps even outside it.
 
