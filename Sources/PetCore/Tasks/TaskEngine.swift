@@ -167,7 +167,7 @@ extension Engine {
                         priority: d.priority, start: start, due: d.due, estimate: d.estimate, recurrence: d.recurrence,
                         reminders: d.reminders, remindersDone: [], state: .pending, createdAt: at, completedAt: nil,
                         reward: nil, missedDay: nil, seriesID: id, occurrence: 0, spawnedID: nil, spawnedFrom: nil,
-                        excusedDay: nil)
+                        excusedDay: nil, plannedSecondOfDay: state.clock.local(d.due ?? start).secondOfDay)
     }
 
     private func validateProject(_ p: String) throws(DomainError) {
@@ -202,6 +202,9 @@ extension Engine {
         }
         try TaskRules.validateTimes(start: t.start, due: t.due)
         try TaskRules.validateEstimate(t.estimate)
+        if t.due != old.due || t.start != old.start {
+            t.plannedSecondOfDay = state.clock.local(t.due ?? t.start).secondOfDay
+        }
         if let r = p.reminders {
             try TaskRules.validateReminders(r, now: at, previous: old.reminders)
             // A reminder kept at the same instant keeps its done/silenced mark.
@@ -230,12 +233,14 @@ extension Engine {
         say(after > before ? .levelUp : .taskDone, at: at)
     }
 
-    /// Creates the next occurrence of a recurring task: same local time of day, next date of the
-    /// rule after the current occurrence's date; start and reminders keep their distance to it.
+    /// Creates the next occurrence of a recurring task: the planned local time of day (the owner's
+    /// wall-clock time, not the one a DST gap moved it to), next date of the rule after the current
+    /// occurrence's date; start and reminders keep their distance to it. Each occurrence resolves
+    /// its own gap or overlap (gap: moved forward; overlap: the earlier instant).
     private mutating func spawnNext(after t: TaskItem, at: Instant) {
         guard let rec = t.recurrence else { return }
         let base = t.due ?? t.start
-        let local = state.clock.local(base)
+        let local = state.clock.plannedLocal(base, secondOfDay: t.plannedSecondOfDay)
         // The first date of the rule after this occurrence's date whose due time is still ahead
         // (a task planned in the past does not spawn occurrences that are already over).
         guard var date = rec.nextDate(after: local.date) else { return }
@@ -264,6 +269,7 @@ extension Engine {
         child.excusedDay = nil
         child.spawnedID = nil
         child.spawnedFrom = t.id
+        child.plannedSecondOfDay = local.secondOfDay
         emit(.taskCreated(child), at: at)
     }
 
