@@ -283,3 +283,27 @@ final class SettingsCloseTheDayTests: XCTestCase {
         XCTAssertEqual(h.state.openDay, day)
     }
 }
+
+/// Found while checking SPEC §11 ("none lost") against the code: a habit reminder at 02:30 with days
+/// starting at 03:00 was lost on the spring-forward night (02:30 → 03:30 fell into the next day).
+final class HabitReminderGapTests: XCTestCase {
+    func testAReminderInsideTheGapThatWouldLeaveItsDayFiresAtTheJump() {
+        let berlin = "Europe/Berlin"
+        var h = Harness(zone: berlin, at: "2026-03-28 09:00")
+        h.ok("checkin.set", ["at": "off"])
+        h.ok("habit.add", ["habit": "n", "text": "Night walk", "reminder": "02:30"])
+        // Saturday's day ends at Sunday 03:00 CEST (01:00 UTC); its 02:30 does not exist.
+        let day = h.state.openDay
+        XCTAssertEqual(h.state.instant(minute: 150, inDay: day), wall("2026-03-29 00:59:59"),
+                       "the day's last second, 01:59:59 CET, just before the clock jumps")
+        let events = h.live(until: wall("2026-03-29 04:00", in: berlin))
+        XCTAssertEqual(events.nudgesShown.map(\.id), ["habit:n:\(day)"])
+        XCTAssertEqual(events.nudgesShown.first?.due, wall("2026-03-29 00:59:59"))
+        XCTAssertEqual(events.nudgesMissed.count, 0)
+        // The next night is ordinary again: 02:30 CEST on Monday.
+        XCTAssertEqual(h.state.instant(minute: 150, inDay: day + 1), wall("2026-03-30 02:30", in: berlin))
+        // A time the gap moves forward but keeps inside its day is unchanged (days starting at 04:00).
+        let g = Harness(zone: berlin, at: "2026-03-28 09:00", dayStart: 4)
+        XCTAssertEqual(g.state.instant(minute: 150, inDay: g.state.openDay), wall("2026-03-29 03:30", in: berlin))
+    }
+}
