@@ -77,6 +77,47 @@ final class RecurrenceWallClockTests: XCTestCase {
         h.assertReplayEqualsLive()
     }
 
+    func testADueTypedInsideTheGapKeepsTheTypedTimeForTheNextOccurrences() {
+        var h = Harness(zone: berlin, at: "2026-03-28 20:00")
+        // Written as local times for the DST Sunday: stored at 03:30 (the gap), planned at 02:30 / 02:15.
+        h.ok("task.create", ["task": "n", "title": "N", "due": "2026-03-29 02:30", "repeat": "daily"])
+        h.ok("task.create", ["task": "m", "title": "M", "due": "tomorrow 02:15", "repeat": "daily"])
+        // An instant (@unix) names no wall time: its own local time (03:30) is planned.
+        let at = wall("2026-03-29 03:30", in: berlin).seconds
+        h.ok("task.create", ["task": "u", "title": "U", "due": "@\(at)", "repeat": "daily"])
+        XCTAssertEqual(local(h, "n"), "2026-03-29 03:30")
+        XCTAssertEqual(local(h, "m"), "2026-03-29 03:15")
+        XCTAssertEqual(h.task("n")?.plannedSecondOfDay, 9000)
+        XCTAssertEqual(h.task("m")?.plannedSecondOfDay, 8100)
+        XCTAssertEqual(h.task("u")?.plannedSecondOfDay, 12600)
+        for id in ["n", "m", "u"] { h.ok("task.complete", ["task": id]) }
+        XCTAssertEqual(local(h, "n#1"), "2026-03-30 02:30")
+        XCTAssertEqual(local(h, "m#1"), "2026-03-30 02:15")
+        XCTAssertEqual(local(h, "u#1"), "2026-03-30 03:30")
+        // A duplicate keeps the planned time; an edit of the due to a gap time plans the typed time.
+        h.ok("task.create", ["task": "e", "title": "E", "due": "2026-03-29 05:00", "repeat": "daily"])
+        h.ok("task.edit", ["task": "e", "due": "2026-03-29 02:45"])
+        XCTAssertEqual(h.task("e")?.plannedSecondOfDay, 9900)
+        h.ok("task.duplicate", ["task": "e", "new": "e2"])
+        XCTAssertEqual(h.task("e2")?.plannedSecondOfDay, 9900)
+        // Editing only the start of a dated task keeps the planned due time.
+        h.ok("task.edit", ["task": "e", "start": "2026-03-29 01:00"])
+        XCTAssertEqual(h.task("e")?.plannedSecondOfDay, 9900)
+        h.ok("task.complete", ["task": "e"])
+        XCTAssertEqual(local(h, "e#1"), "2026-03-30 02:45")
+        h.assertReplayEqualsLive()
+    }
+
+    func testWallSecondOfDayReadsOnlyLocalTimeTexts() {
+        XCTAssertEqual(TimeText.wallSecondOfDay("2026-03-29 02:30"), 9000)
+        XCTAssertEqual(TimeText.wallSecondOfDay("2026-03-29 02:30:15"), 9015)
+        XCTAssertEqual(TimeText.wallSecondOfDay("today 23:59"), 86_340)
+        XCTAssertEqual(TimeText.wallSecondOfDay("tomorrow 00:00"), 0)
+        for text in [nil, "", "@1774748400", "+2h", "today 24:00", "tomorrow", "2026-03-29", "02:30"] as [String?] {
+            XCTAssertNil(TimeText.wallSecondOfDay(text), "\(text as Any)")
+        }
+    }
+
     func testEditingTheDueReplansTheWallTime() {
         var h = Harness(zone: berlin, at: "2026-03-27 09:00")
         h.ok("task.create", ["task": "n", "title": "N", "due": "2026-03-28 02:30", "repeat": "daily"])

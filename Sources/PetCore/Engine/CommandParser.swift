@@ -46,6 +46,7 @@ public enum CommandParser {
             d.priority = try f.priority("priority") ?? .normal
             d.start = try f.time("start")
             d.due = try f.time("due")
+            d.plannedSecondOfDay = TimeText.wallSecondOfDay(f["due"] ?? f["start"])
             d.estimate = try f.int("estimate")
             d.recurrence = try f.recurrence()
             d.reminders = try f.times("reminders") ?? []
@@ -55,6 +56,7 @@ public enum CommandParser {
             p.title = f["title"]; p.notes = f["notes"]; p.category = f["category"]; p.project = f["project"]
             p.priority = try f.priority("priority")
             p.start = try f.time("start"); p.due = try f.time("due"); p.estimate = try f.int("estimate")
+            p.plannedSecondOfDay = TimeText.wallSecondOfDay(f["due"] ?? f["start"])
             p.recurrence = try f.recurrence()
             p.reminders = try f.times("reminders")
             p.clear = f["clear"].map { $0.split(separator: ",").map(String.init) } ?? []
@@ -223,6 +225,18 @@ public enum TimeText {
             } else { return nil }
         }
         return haveDigits ? nil : total
+    }
+
+    /// The wall-clock time of day a local time text names ("YYYY-MM-DD HH:MM[:SS]", "today HH:MM",
+    /// "tomorrow HH:MM"), in seconds since midnight; nil for "+…", "@…" (instants, not wall times)
+    /// and for text that is not a time. A repeating task keeps this time even when it falls inside a
+    /// DST gap on its first date (02:30 typed for the spring-forward Sunday: due 03:30, then 02:30).
+    public static func wallSecondOfDay(_ s: String?) -> Int? {
+        guard let s, !s.hasPrefix("@"), !s.hasPrefix("+") else { return nil }
+        for word in ["today ", "tomorrow "] where s.hasPrefix(word) {
+            return minuteOfDay(String(s.dropFirst(word.count))).map { $0 * 60 }
+        }
+        return LocalDateTime(parsing: s)?.secondOfDay
     }
 
     /// "2026-03-08 14:05" in the clock's zone.

@@ -66,6 +66,7 @@ extension Engine {
             draft.start = max(old.start, at)
             draft.due = old.due.map { max($0, draft.start ?? at) }
             draft.reminders = old.reminders.filter { $0 > at }
+            draft.plannedSecondOfDay = old.plannedSecondOfDay
             emit(.taskCreated(try makeTask(draft, defaultID: commandID, at: at)), at: at)
         case .startTask(let id):
             let t = try task(id)
@@ -167,7 +168,8 @@ extension Engine {
                         priority: d.priority, start: start, due: d.due, estimate: d.estimate, recurrence: d.recurrence,
                         reminders: d.reminders, remindersDone: [], state: .pending, createdAt: at, completedAt: nil,
                         reward: nil, missedDay: nil, seriesID: id, occurrence: 0, spawnedID: nil, spawnedFrom: nil,
-                        excusedDay: nil, plannedSecondOfDay: state.clock.local(d.due ?? start).secondOfDay)
+                        excusedDay: nil,
+                        plannedSecondOfDay: state.clock.plannedLocal(d.due ?? start, secondOfDay: d.plannedSecondOfDay).secondOfDay)
     }
 
     private func validateProject(_ p: String) throws(DomainError) {
@@ -202,8 +204,10 @@ extension Engine {
         }
         try TaskRules.validateTimes(start: t.start, due: t.due)
         try TaskRules.validateEstimate(t.estimate)
-        if t.due != old.due || t.start != old.start {
-            t.plannedSecondOfDay = state.clock.local(t.due ?? t.start).secondOfDay
+        if (t.due ?? t.start) != (old.due ?? old.start) {
+            // The planned time comes from the field that sets the new due (or start when undated).
+            let written = p.due != nil || t.due == nil ? p.plannedSecondOfDay : nil
+            t.plannedSecondOfDay = state.clock.plannedLocal(t.due ?? t.start, secondOfDay: written).secondOfDay
         }
         if let r = p.reminders {
             try TaskRules.validateReminders(r, now: at, previous: old.reminders)
