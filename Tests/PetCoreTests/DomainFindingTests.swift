@@ -348,3 +348,60 @@ final class HabitReminderGapTests: XCTestCase {
         XCTAssertEqual(g.state.instant(minute: 150, inDay: g.state.openDay), wall("2026-03-29 03:30", in: berlin))
     }
 }
+
+/// Found while checking SPEC §5 against the code: the mood's follow-through ("share of due items done
+/// over the last 3 days") counted tasks only, so an owner keeping (or dropping) every habit left the
+/// pet exactly as content as one doing nothing. Habits are due items (§7).
+final class MoodHabitsTests: XCTestCase {
+    private func threeDays(checking: Bool) -> Harness {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("checkin.set", ["at": "off"])
+        h.addHabits(2)
+        for day in ["2026-03-02", "2026-03-03", "2026-03-04"] {
+            h.advance(to: "\(day) 08:00")
+            if checking { h.check("h1", "h2") }
+        }
+        h.advance(to: "2026-03-05 12:00")
+        return h
+    }
+
+    func testKeptAndDroppedHabitsMoveTheMood() {
+        let kept = threeDays(checking: true)
+        let dropped = threeDays(checking: false)
+        let day = dayNumber("2026-03-04")
+        XCTAssertEqual(kept.state.tally[day]?.habitsDone, 1)
+        XCTAssertEqual(dropped.state.tally[day]?.habitsMissed, 1)
+        XCTAssertEqual(kept.state.tally[day]?.missed, 0, "task tallies (perfect week, repair) are unchanged")
+        // Both are hungry by now (fullness < 20: −25). Kept: 3/3 done → 100 − 25 = 75 → content.
+        // Dropped: 0/3 → 0 − 25 → sad (before: nothing due → 75 − 25 = 50, content for both).
+        XCTAssertLessThan(kept.state.needs(at: kept.now).fullness, 20)
+        XCTAssertEqual(kept.state.mood(at: kept.now), .content)
+        XCTAssertEqual(dropped.state.mood(at: dropped.now), .sad)
+        // One habit checked today cheers it up (sad → content).
+        var cheered = dropped
+        cheered.check("h1")
+        XCTAssertEqual(cheered.state.mood(at: cheered.now + 11 * 60), .content)
+        kept.assertReplayEqualsLive()
+        dropped.assertReplayEqualsLive()
+    }
+
+    func testPausedDaysAndDaysWithoutHabitsAreNeutral() {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("checkin.set", ["at": "off"])
+        h.addHabits(1)
+        h.ok("pause")
+        h.advance(to: "2026-03-03 08:00")
+        XCTAssertEqual(h.state.tally[dayNumber("2026-03-02")]?.habitsMissed ?? 0, 0)
+        h.ok("resume")
+        h.ok("habit.remove", ["habit": "h1"])
+        h.advance(to: "2026-03-04 08:00")
+        XCTAssertEqual(h.state.tally[dayNumber("2026-03-03")]?.habitsMissed ?? 0, 0)
+    }
+
+    func testOldSnapshotTalliesDecodeWithoutTheHabitFields() throws {
+        let old = try JSONDecoder().decode(DayTally.self, from: Data(#"{"done":2,"missed":1}"#.utf8))
+        XCTAssertEqual(old.done, 2)
+        XCTAssertEqual(old.habitsDone, 0)
+        XCTAssertThrowsError(try JSONDecoder().decode(DayTally.self, from: Data(#"{"done":2}"#.utf8)))
+    }
+}

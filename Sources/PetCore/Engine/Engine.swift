@@ -118,6 +118,11 @@ public struct Engine: Sendable {
     }
 
     private mutating func foldDayClosed(_ r: DayResult, at: Instant) {
+        // The day's habits item for the mood (scored just before, in `habit.day-scored`).
+        if !r.paused, let habitsDone = habitDayComplete(day: r.day) {
+            if habitsDone { state.tally[r.day, default: DayTally()].habitsDone = 1 }
+            else { state.tally[r.day, default: DayTally()].habitsMissed = 1 }
+        }
         state.openDay = max(state.openDay, r.day + 1)
         if r.streak == 0 && state.streak > 0 { state.lastBreak = StreakBreak(day: r.day, length: state.streak, at: at) }
         state.streak = r.streak
