@@ -22,7 +22,9 @@ import PetUI
 //                         retries every command without a reply — same id — through any number of
 //                         lost connections, until STOPFILE exists and every command sent has a reply.
 //                         Each reply is appended to ACKS ("ack ID SEQ DUP end") with one write(2)
-//                         before the next command is counted as done.
+//                         before the next command is counted as done. --retry FILE: ids of an
+//                         earlier run without a reply, sent first with the same ids; --log-sent:
+//                         "sent ID" lines too, before each command first goes out.
 //   verify DIR            replay == live: the journal folded from its first event, the journal opened
 //                         as the device opens it (snapshot + tail) and DIR/live-state.json (when
 //                         present) must be the same state.
@@ -30,7 +32,7 @@ import PetUI
 let usage = """
 usage: deskpet-crashtest seed DIR TOKEN
        deskpet-crashtest writer DIR SOCK [--snapshot-every N]
-       deskpet-crashtest client SOCK TOKEN ACKS PREFIX STOPFILE [--window N]
+       deskpet-crashtest client SOCK TOKEN ACKS PREFIX STOPFILE [--window N] [--retry FILE] [--log-sent]
        deskpet-crashtest verify DIR
 (docs/reliability.md)
 """
@@ -117,10 +119,19 @@ func writer(dir: String, sock: String, snapshotEvery: Int) -> Never {
 
 /// The phone's queue: commands in id order; those without a reply are sent again (same id) after
 /// every reconnect.
-func client(sock: String, token: String, acks: String, prefix: String, stopFile: String, window: Int) -> Never {
+func client(sock: String, token: String, acks: String, prefix: String, stopFile: String, window: Int,
+            retry: [String], logSent: Bool) -> Never {
     let ackFD = open(acks, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard ackFD >= 0 else { fail("client: \(acks): \(String(cString: strerror(errno)))") }
     var pending: [QueuedCommand] = []   // sent or to be sent, no reply yet (in order)
+    // Commands of an earlier run that had no reply, rebuilt from their ids (TASK-c creates TASK,
+    // TASK-d completes it): sent first, with the same ids.
+    for id in retry {
+        let task = String(id.dropLast(2))
+        if id.hasSuffix("-c") { pending.append(QueuedCommand(id: id, name: "task.create", fields: ["task": task, "title": "Crash test"])) }
+        else if id.hasSuffix("-d") { pending.append(QueuedCommand(id: id, name: "task.complete", fields: ["task": task])) }
+    }
+    var logged = Set<String>()
     var next = 1
     var acked = 0, duplicates = 0, connects = 0, lost = 0, resent = 0
     var refused: [String] = []
@@ -150,6 +161,10 @@ func client(sock: String, token: String, acks: String, prefix: String, stopFile:
                 let batch = Array(pending.prefix(window))
                 for q in batch where wasSent.contains(q.id) { resent += 1 }
                 for q in batch { wasSent.insert(q.id) }
+                if logSent {
+                    let new = batch.filter { logged.insert($0.id).inserted }
+                    if !new.isEmpty { say(new.map { "sent \($0.id)" }.joined(separator: "\n"), fd: ackFD) }
+                }
                 try c.pipeline(batch, window: window) { (q, outcome) throws(LinkClientError) in
                     switch outcome {
                     case .reply(let o):
@@ -165,6 +180,7 @@ func client(sock: String, token: String, acks: String, prefix: String, stopFile:
                     }
                     pending.removeFirst()
                     wasSent.remove(q.id)
+                    logged.remove(q.id)
                 }
                 c.clearRecorded()
                 refill()
@@ -182,6 +198,16 @@ func client(sock: String, token: String, acks: String, prefix: String, stopFile:
 
 // MARK: - verify
 
+/// The top-level fields of two states' JSON that differ (for a failure message).
+func differingFields(_ a: PetState, _ b: PetState) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    guard let x = try? encoder.encode(a), let y = try? encoder.encode(b),
+          let dx = try? JSONDecoder().decode([String: JSONValue].self, from: x),
+          let dy = try? JSONDecoder().decode([String: JSONValue].self, from: y) else { return "?" }
+    return Set(dx.keys).union(dy.keys).sorted().filter { dx[$0] != dy[$0] }.joined(separator: ", ")
+}
+
 func verify(dir: String) -> Never {
     let zones = ZoneDatabase()
     let decoder = JSONDecoder()
@@ -196,8 +222,15 @@ func verify(dir: String) -> Never {
         guard full == opened else { fail("verify: the journal folded from its first event and the journal opened from its snapshot differ") }
         var what = "full replay == snapshot + tail"
         if let live = readFile(dir + "/live-state.json", limit: 1 << 28) {
+            // The whole state is fold(journal) + advance(to: now): the writer's clock moved on after
+            // its last event, and anything due by then must already be in the journal.
             let state = try decoder.decode(PetState.self, from: Data(live))
-            guard state == full else { fail("verify: the replayed state differs from the live state the writer had when it stopped") }
+            var replayed = try Engine(journal: events, zones: zones.lookup)
+            let due = replayed.advance(to: state.now)
+            guard due.isEmpty else { fail("verify: \(due.count) events were due by the writer's last instant but are not in the journal") }
+            guard state == replayed.state else {
+                fail("verify: the replayed state differs from the live state the writer had when it stopped (fields: \(differingFields(state, replayed.state)))")
+            }
             what += " == live"
         }
         let snapshot = try store.latestSnapshot(format: PetApp.snapshotFormat)
@@ -215,8 +248,17 @@ case "writer":
     writer(dir: args[0], sock: args[1], snapshotEvery: every)
 case "client":
     let window = option("--window", default: 16)
+    var retry: [String] = []
+    if let i = args.firstIndex(of: "--retry"), i + 1 < args.count {
+        guard let bytes = readFile(args[i + 1], limit: 1 << 24) else { fail("--retry \(args[i + 1]): cannot be read") }
+        retry = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        args.removeSubrange(i...(i + 1))
+    }
+    let logSent = args.contains("--log-sent")
+    args.removeAll { $0 == "--log-sent" }
     guard args.count == 5 else { say(usage, fd: 2); exit(2) }
-    client(sock: args[0], token: args[1], acks: args[2], prefix: args[3], stopFile: args[4], window: window)
+    client(sock: args[0], token: args[1], acks: args[2], prefix: args[3], stopFile: args[4], window: window,
+           retry: retry, logSent: logSent)
 case "verify" where args.count == 1: verify(dir: args[0])
 default: say(usage, fd: 2); exit(2)
 }
