@@ -9,11 +9,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
     do {
-        let s = try Scenario.parse(text, file: "fuzz.scenario")
+        let s = try ScenarioParser.parse(text, file: "fuzz.scenario")
         for step in s.steps where step.line < 1 || step.line > lines {
             fatalError("step at line \(step.line) of a \(lines)-line file")
         }
-        guard let again = try? Scenario.parse(text, file: "fuzz.scenario"),
+        guard let again = try? ScenarioParser.parse(text, file: "fuzz.scenario"),
               again.steps.map(\.step) == s.steps.map(\.step) else { fatalError("a second parse differs") }
     } catch {
         switch error {
