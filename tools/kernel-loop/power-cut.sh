@@ -2,7 +2,7 @@
 # power-cut.sh KIT_DIR BINDIR RESULTS_DIR [SECONDS] — the power-cut test (docs/reliability.md), run by
 # `tools/vm-test.sh power-cut`. The journal lives on a virtio disk image (ext4, made here with mke2fs)
 # that the VM mounts; the guest (guest-power-cut.sh) runs the writer and a retrying phone client on it.
-# Once replies flow, this script waits a random 0-1.5 s and kills qemu with SIGKILL: whatever the
+# Once replies flow, this script waits a random 0-2.5 s and kills qemu with SIGKILL: whatever the
 # guest kernel had not written to the disk (its page cache, unfinished requests) is gone, as on a
 # power cut. The next boot fscks and mounts the same image and checks every acknowledged command
 # (from all cuts so far) is there, none applied twice, integrity_check ok, replay == snapshot; then
