@@ -84,5 +84,6 @@ for t in $TARGETS; do
     printf '\x05\x05'"$(frame '{"type":"ping"}')"'\x00\x00\x00\x00' > "$out/corpus/seed-zero"
   fi
   echo "fuzz.sh: running $t for $SECS s" >&2
-  (cd "$out" && "./$t-fuzz" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 corpus)
+  dict=(); [ -f "$ROOT/Fuzz/dict/$t.dict" ] && dict=(-dict="$ROOT/Fuzz/dict/$t.dict")
+  (cd "$out" && "./$t-fuzz" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" corpus)
 done

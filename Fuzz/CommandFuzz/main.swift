@@ -1,11 +1,12 @@
 // libFuzzer target for the command parser (tools/fuzz.sh command; docs/reliability.md): what a
 // phone's `command` message becomes. Built against PetSim/PetLink compiled with
-// -sanitize=fuzzer,address by SwiftPM. Input: one frame body (JSON). The body is decoded as the
-// link decodes it (ClientMessage); a command's fields become text as LinkService reads them; then
-// CommandParser builds the Command and the engine decides it, against a pet in Europe/Berlin (DST)
-// with a task, a habit and coins. Checks: nothing traps; every refusal has a stable code and a
-// description; a command the engine accepts yields events that encode as journal rows and decode
-// back to the same events.
+// -sanitize=fuzzer,address by SwiftPM. Input: one frame body (JSON), decoded as the link decodes it
+// (ClientMessage), its fields made text as LinkService reads them; or, when the input does not start
+// with `{`, the same without the JSON (mutations then reach the parser instead of breaking the
+// JSON): the name on the first line, then `key=value` lines. CommandParser builds the Command and
+// the engine decides it, against a pet in Europe/Berlin (DST) with a task, a habit and coins.
+// Checks: nothing traps; every refusal has a stable code and a description; a command the engine
+// accepts yields events that encode as journal rows and decode back to the same events.
 import FoundationEssentials
 import PetCore
 import PetDevice
@@ -13,7 +14,7 @@ import PetLink
 
 let zones = ZoneDatabase()
 let start = Instant(1_774_000_000)   // 2026-03-20, a week before the spring-forward night
-nonisolated(unsafe) let base: Engine = {
+let base: Engine = {
     guard var (e, _) = try? Engine.create(at: start, zoneID: "Europe/Berlin", zones: zones.lookup) else {
         fatalError("no Europe/Berlin in /usr/share/zoneinfo: the command fuzzer needs tzdata")
     }
@@ -31,16 +32,30 @@ nonisolated(unsafe) let base: Engine = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let body = Array(UnsafeBufferPointer(start: data, count: size))
-    guard case .command(let m)? = try? ClientMessage.decode(body) else { return 0 }
+    let name: String, id: String
     var fields: [String: String] = [:]
-    for (k, v) in m.fields ?? [:] {
-        guard let text = v.fieldText else { return 0 }   // refused by the link as invalid_field
-        fields[k] = text
+    if body.first == UInt8(ascii: "{") {
+        guard case .command(let m)? = try? ClientMessage.decode(body) else { return 0 }
+        for (k, v) in m.fields ?? [:] {
+            guard let text = v.fieldText else { return 0 }   // refused by the link as invalid_field
+            fields[k] = text
+        }
+        name = m.name; id = m.id
+    } else {
+        // The fields without the JSON around them (mutations reach the parser instead of breaking
+        // the JSON): the command's name on the first line, then one key=value a line.
+        let lines = String(decoding: body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.first else { return 0 }
+        name = String(first); id = "f"
+        for line in lines.dropFirst() {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            fields[String(line[..<eq])] = String(line[line.index(after: eq)...])
+        }
     }
     var engine = base
     let command: Command
     do {
-        command = try CommandParser.parse(name: m.name, fields: fields, id: "phone-1:" + m.id, at: Instant(start.seconds + 3600),
+        command = try CommandParser.parse(name: name, fields: fields, id: "phone-1:" + id, at: Instant(start.seconds + 3600),
                                           clock: engine.state.clock, current: engine.state.device)
     } catch {
         if error.code.isEmpty || error.description.isEmpty { fatalError("a refusal without a code or text") }

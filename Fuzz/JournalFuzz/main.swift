@@ -3,18 +3,26 @@
 // every row when it opens its journal. Built against PetDevice compiled with
 // -sanitize=fuzzer,address by SwiftPM. Checks: decoding any bytes never traps; a refusal is
 // AppError.journal naming the row's seq; a row that decodes is stored again (JournalCodec.row) as a
-// payload that decodes to the same event.
+// payload that decodes to the same event. With FUZZ_FOLD=1 in the environment the decoded event is
+// also folded into a pet's state (Engine.apply, as replay does) and time advanced a day: that finds
+// the replay traps of issue 11 item 7 until the bounds work lands, so CI leaves it off for now.
 import FoundationEssentials
 import PetCore
 import PetDevice
 import PetStore
 
-let clock: DayClock = {
-    guard let (e, _) = try? Engine.create(at: Instant(1_774_000_000), zoneID: "UTC", zones: ZoneDatabase().lookup) else {
-        fatalError("no UTC zone")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let base: Engine = {
+    guard let (e, _) = try? Engine.create(at: Instant(1_774_000_000), zoneID: "Europe/Berlin", zones: ZoneDatabase().lookup) else {
+        fatalError("no Europe/Berlin zone (tzdata)")
     }
-    return e.state.clock
+    return e
 }()
+let clock = base.state.clock
+let fold = getenv("FUZZ_FOLD").map { String(cString: $0) == "1" } ?? false
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -31,5 +39,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     do { again = try JournalCodec.row(event, clock: clock) } catch { fatalError("a decoded \(event.kind.type) cannot be stored again: \(error)") }
     guard let back = try? JournalCodec.event(again, decoder: decoder) else { fatalError("a stored \(event.kind.type) does not decode") }
     if back.kind != event.kind { fatalError("a stored \(event.kind.type) decodes to something else") }
+    if fold {
+        var engine = base
+        engine.apply(event)
+        _ = engine.advance(to: Instant(1_774_000_000 + 86_400))
+    }
     return 0
 }
