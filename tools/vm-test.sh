@@ -25,7 +25,7 @@ KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit}
 what=${1:-hardware}
 [ $# -gt 0 ] && shift
 case "$what" in
-  -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   hardware)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     BIN=$(cd "$ROOT" && swift build --show-bin-path)
