@@ -11,7 +11,8 @@
 #   - replay == live (deskpet-crashtest verify: folded from the first event == opened from the
 #     snapshot == the state the writer had when it stopped).
 # Prints the counts; exit status 0 when every promise holds. Files in $KILLTEST_DIR (default a temp
-# folder, removed on success).
+# folder, removed on success). KILLTEST_CONTROL=1: a control run that removes one acknowledged
+# command from the journal before the checks; it must FAIL.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
@@ -63,6 +64,13 @@ kill -TERM "$WPID"; st=0; wait "$WPID" || st=$?; WPID=
 [ "$st" = 0 ] || { echo "kill-test: the writer did not stop cleanly (status $st):" >&2; tail -n 5 "$W/writer.log" >&2; exit 1; }
 
 DB=$DATA/deskpet.db
+if [ -n "${KILLTEST_CONTROL:-}" ]; then
+  # The control: the checks must see a lost command. One acknowledged completion is removed from
+  # the journal behind the device's back (its events, then its commands row); the test must fail.
+  victim=$(awk '$1 == "ack" && $2 ~ /-d$/ {print "phone-1:" $2; exit}' "$ACKS")
+  sqlite3 "$DB" "DELETE FROM events WHERE command_id = '$victim'; DELETE FROM commands WHERE id = '$victim';"
+  echo "control: removed $victim from the journal"
+fi
 acked=$(grep -c ' end$' "$ACKS" | tr -d ' ' || true)
 dups=$(awk '$1 == "ack" && $4 == 1' "$ACKS" | wc -l | tr -d ' ')
 refused=$(grep -c '^refused ' "$ACKS" || true)
@@ -78,12 +86,13 @@ refused=$(grep -c '^refused ' "$ACKS" || true)
 } > "$W/check.sql"
 IFS='|' read -r lost twice stored unacked created creates < <(sqlite3 -readonly "$DB" < "$W/check.sql")
 integrity=$(sqlite3 -readonly "$DB" 'PRAGMA integrity_check')
-verify=$("$BIN" verify "$DATA") || { echo "$verify"; echo "kill-test: FAIL replay != live" >&2; exit 1; }
+replay="replay == live"
+verify=$("$BIN" verify "$DATA" 2>&1) || replay="REPLAY DIFFERS"
 echo "$verify"
 secs=$(awk "BEGIN {printf \"%.1f\", $(date +%s.%N) - $start}")
 echo "kill test: $KILLS kills (SIGKILL), $acked commands acknowledged ($dups of them after a lost reply: duplicate), $stored stored;" \
   "lost $lost, applied twice $twice, stored without an acknowledgement $unacked, refused $refused; task.created events $created for $creates creates;" \
-  "integrity_check $integrity; replay == live; $secs s"
+  "integrity_check $integrity; $replay; $secs s"
 ok=1
 [ "$lost" = 0 ] || { echo "FAIL: $lost acknowledged commands are not in the journal"; ok=0; }
 [ "$twice" = 0 ] || { echo "FAIL: $twice commands were applied twice"; ok=0; }
@@ -91,6 +100,7 @@ ok=1
 [ "$created" = "$creates" ] || { echo "FAIL: $created task.created events for $creates create commands"; ok=0; }
 [ "$refused" = 0 ] || { echo "FAIL: $refused commands were refused"; ok=0; }
 [ "$integrity" = ok ] || { echo "FAIL: integrity_check: $integrity"; ok=0; }
+[ "$replay" = "replay == live" ] || { echo "FAIL: $verify"; ok=0; }
 [ "$KILLS" -ge 1 ] && [ "$acked" -gt 0 ] || { echo "FAIL: nothing was tested"; ok=0; }
 if [ $ok = 1 ]; then
   [ -n "${KILLTEST_DIR:-}" ] || rm -rf "$W"
