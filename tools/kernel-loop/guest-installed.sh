@@ -69,6 +69,7 @@ ready() {
   [ "$(id -un "$uid")" = deskpet ] || { echo "not running as deskpet"; return 1; }
   [ "$caps" = 0000000000001000 ] || { echo "CapEff $caps: expected only CAP_NET_ADMIN (bit 12)"; return 1; }
   echo "data: $(stat -c '%A %U %n' $DATA $DB)"
+  systemd-analyze critical-chain deskpet.service --no-pager 2>/dev/null | sed -n '3,12p' 
   [ "$(stat -c %a $DATA)" = 700 ] || { echo "$DATA is not 0700"; return 1; }
   systemd-analyze verify --man=no deskpet.service || { echo "systemd-analyze verify complained"; return 1; }
   systemd-analyze security deskpet.service --no-pager > "$R/security.txt" 2>&1
@@ -160,10 +161,10 @@ stop() {
 }
 
 remove_purge() {
-  DEBIAN_FRONTEND=noninteractive apt-get remove -y deskpet > "$R/remove.log" 2>&1 || { cat "$R/remove.log"; return 1; }
+  DEBIAN_FRONTEND=noninteractive apt-get remove -y deskpet > "$R/apt-remove.log" 2>&1 || { cat "$R/apt-remove.log"; return 1; }
   echo "after remove: $(ls $DATA | tr '\n' ' '); user: $(getent passwd deskpet | cut -d: -f1,3); conffile: $(ls /etc/deskpet/deskpet.conf 2>&1)"
   [ -s $DB ] && getent passwd deskpet >/dev/null && [ ! -e /usr/bin/deskpet ] || return 1
-  DEBIAN_FRONTEND=noninteractive apt-get purge -y deskpet > "$R/purge.log" 2>&1 || { cat "$R/purge.log"; return 1; }
+  DEBIAN_FRONTEND=noninteractive apt-get purge -y deskpet > "$R/apt-purge.log" 2>&1 || { cat "$R/apt-purge.log"; return 1; }
   echo "after purge: $DATA $( [ -e $DATA ] && echo exists || echo gone); user $(getent passwd deskpet >/dev/null && echo exists || echo gone); conffile $( [ -e /etc/deskpet/deskpet.conf ] && echo exists || echo gone)"
   [ ! -e $DATA ] && ! getent passwd deskpet >/dev/null && [ ! -e /etc/deskpet/deskpet.conf ]
 }
@@ -176,7 +177,6 @@ check watchdog watchdog
 check upgrade upgrade
 check stop stop
 check remove remove_purge
-systemd-analyze 2>/dev/null | head -n 1
 journalctl -u deskpet.service -o json --no-pager > "$R/journal.json"
 journalctl -u deskpet.service -o short-monotonic --no-pager > "$R/deskpet.log"
 printf 'guest time %.1f s, %d failed\n' "$(awk "BEGIN {print $(now) - $T}")" "$fails"
