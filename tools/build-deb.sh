@@ -5,7 +5,8 @@
 # the target needs no Swift toolchain; the package depends only on Debian's runtime libraries
 # (dpkg-shlibdeps: libc6, libsqlite3-0, libgpiod2, libbluetooth3, ...). The version comes from one
 # place, Sources/PetLink/Version.swift (the binaries' --version prints the same);
-# DESKPET_DEB_VERSION overrides the package's version only (the upgrade test uses it).
+# DESKPET_DEB_VERSION overrides the package's version only (the upgrade test uses it);
+# DESKPET_DEB_FAST=1 compresses with gzip -1 instead of xz (a test package: quicker to make and unpack).
 # Builds for this machine's architecture: amd64 here, arm64 natively on a Raspberry Pi (or any arm64
 # Debian) — there is no cross build. Needs dpkg-dev (dpkg-shlibdeps) and binutils (strip).
 #   --out DIR    where the .deb goes (default .build/deb)
@@ -160,6 +161,7 @@ chmod 0644 "$S/DEBIAN/control" "$S/DEBIAN/conffiles" "$S/DEBIAN/md5sums"
 
 mkdir -p "$OUT"
 DEB=$OUT/deskpet_${PKGVERSION}_$ARCH.deb
-dpkg-deb --root-owner-group -Zxz --build "$S" "$DEB" >&2
+if [ -n "${DESKPET_DEB_FAST:-}" ]; then COMPRESS=(-Zgzip -z1); else COMPRESS=(-Zxz); fi
+dpkg-deb --root-owner-group "${COMPRESS[@]}" --build "$S" "$DEB" >&2
 echo "build-deb: $(du -k "$DEB" | cut -f1) KiB, installed $SIZE KiB; Depends: $DEPENDS" >&2
 echo "$DEB"

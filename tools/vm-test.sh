@@ -46,7 +46,7 @@ case "$what" in
     t0=$(date +%s.%N)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     DEB=$("$ROOT/tools/build-deb.sh" --out "$ROOT/.build/deb") || exit 1
-    DEB2=$(DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --no-build --out "$ROOT/.build/deb-upgrade") || exit 1
+    DEB2=$(DESKPET_DEB_FAST=1 DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --no-build --out "$ROOT/.build/deb-upgrade") || exit 1
     RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/installed}
     if [ ! -f "$KIT/kit.env" ] || [ "$KL/build-kit.sh" -nt "$KIT/kit.env" ]; then
       echo "vm-test: building the kernel-loop kit in $KIT" >&2; "$KL/build-kit.sh" "$KIT" >&2
