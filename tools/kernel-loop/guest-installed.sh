@@ -69,7 +69,6 @@ ready() {
   [ "$(id -un "$uid")" = deskpet ] || { echo "not running as deskpet"; return 1; }
   [ "$caps" = 0000000000001000 ] || { echo "CapEff $caps: expected only CAP_NET_ADMIN (bit 12)"; return 1; }
   echo "data: $(stat -c '%A %U %n' $DATA $DB)"
-  systemd-analyze critical-chain deskpet.service --no-pager 2>/dev/null | sed -n '3,12p' 
   [ "$(stat -c %a $DATA)" = 700 ] || { echo "$DATA is not 0700"; return 1; }
   systemd-analyze verify --man=no deskpet.service || { echo "systemd-analyze verify complained"; return 1; }
   systemd-analyze security deskpet.service --no-pager > "$R/security.txt" 2>&1
