@@ -4,6 +4,7 @@ import Glibc
 import PetSim
 import PetUI
 import PetDevice
+import PetLink
 
 let usage = """
 deskpet-sim: the DeskPet simulator — the device's own code on a virtual clock and a headless display.
@@ -42,6 +43,7 @@ Options:
   --scale N       --interactive: N×N pixels per terminal cell half (default: fit the terminal)
   --speed N       --interactive: start at time speed 1, 60 or 3600 (× real time)
   --help, -h      this help
+  --version       the version (the same for deskpet, deskpetctl and the package)
 
 Interactive keys: a/b/c (d) tap · A/B/C long press · two quick taps = double tap · x A+C ·
 X A+C held 3 s (factory reset) · arrow keys/Enter joystick · + / - time speed (1×, 60×, 3600×) ·
@@ -72,6 +74,7 @@ while i < args.count {
     let a = args[i]
     switch a {
     case "--help", "-h": print(usage); exit(0)
+    case "--version": print("deskpet-sim \(DeskPetVersion.string)"); exit(0)
     case "--verbose", "-v": options.verbose = true
     case "--quiet", "-q": options.quiet = true
     case "--in-memory": options.inMemory = true

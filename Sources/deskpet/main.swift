@@ -49,7 +49,7 @@ SIGUSR1 (debugging, tests): writes what the panel shows to DATA/frame.dump (docs
 Board format: docs/boards.md. Wiring guides: docs/boards/.
 """
 
-let version = "0.1.0"
+let version = DeskPetVersion.string
 let log = SystemLog.forStderr()
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
