@@ -90,7 +90,6 @@ public enum ScenarioParser {
         for raw in lines(of: text) {
             lineNo += 1
             let line = raw.trimmingSpaces
-
             if line.isEmpty || line.hasPrefix("#") { continue }
             let words: [String]
             do { words = try tokenize(line) } catch let e { throw .syntax(file: file, line: lineNo, message: e.message) }
@@ -121,8 +120,9 @@ public enum ScenarioParser {
         let base = name ?? String(file.split(separator: "/").last ?? Substring(file))
         let stem = base.hasSuffix(".scenario") ? String(base.dropLast(9)) : base
         // The name becomes a folder under --out: one safe component, never "..", "/" or empty.
-        return Scenario(name: safePathComponent(stem, fallback: "scenario"), file: file, steps: steps, display: board.display, buttons: board.buttons,
-                        board: board.file, debounceMs: board.file?.debounceMs ?? 30)
+        return Scenario(name: safePathComponent(stem, fallback: "scenario"), file: file, steps: steps,
+                        display: board.display, buttons: board.buttons, board: board.file,
+                        debounceMs: board.file?.debounceMs ?? 30)
     }
 
     /// The lines of a scenario file: LF, CRLF and lone CR all end a line, and a UTF-8 byte-order
@@ -338,13 +338,13 @@ public enum ScenarioParser {
         case "snapshot":
             let n = try one("file name")
             guard n.hasSuffix(".png"), n.count > 4, safePathComponent(n) == n else {
-                throw Problem(message: "snapshot names a .png file in the output folder (no '/')")
+                throw Problem(message: "snapshot names a .png file in the output folder (a plain name: no '/', no control characters, not starting with '.' or '-')")
             }
             return .snapshot(n)
         case "export":
             let n = try one("file name")
             guard n.hasSuffix(".json"), n.count > 5, safePathComponent(n) == n else {
-                throw Problem(message: "export names a .json file in the output folder (no '/')")
+                throw Problem(message: "export names a .json file in the output folder (a plain name: no '/', no control characters, not starting with '.' or '-')")
             }
             return .export(n)
         case "restart":
