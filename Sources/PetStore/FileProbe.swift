@@ -28,9 +28,14 @@ enum FileProbe {
     static let magic: [UInt8] = Array("SQLite format 3".utf8) + [0]
 
     static func probe(path: String) -> Result {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, and only a regular file: a FIFO or a device named as the journal is
+        // refused at once instead of blocking here (or being read forever).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return errno == ENOENT ? .newDatabase : .unreadable }
         defer { _ = close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .unreadable }
+        guard st.st_mode & S_IFMT == S_IFREG else { return .notSQLite }
 
         var header = [UInt8](repeating: 0, count: 100)
         var filled = 0

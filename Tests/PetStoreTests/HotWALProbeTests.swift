@@ -117,4 +117,11 @@ final class HotWALProbeTests: StoreTestCase {
         XCTAssertThrowsError(try EventStore(path: db))
         XCTAssertEqual(try mode(db), 0o644)
     }
+
+    func testAFIFOOrADeviceAsTheJournalIsRefusedWithoutBlocking() throws {
+        let fifo = path("journal.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        assertThrows(.notADatabase(path: fifo)) { try EventStore(path: fifo) }
+        assertThrows(.notADatabase(path: "/dev/zero")) { try EventStore(path: "/dev/zero") }
+    }
 }
