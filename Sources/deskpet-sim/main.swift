@@ -149,14 +149,15 @@ do {
         emit("DeskPet: \(s.pet.name) — coins \(s.coins), level \(s.level), streak \(s.streak) (the journal was in memory)")
     case "pictures":
         let profiles = board.map { [$0.profile] } ?? (displays.isEmpty ? [DisplayProfile.square240, .wide320] : displays)
-        for p in profiles { try makeDirectories("\(options.outDir)/\(p.id)") }
+        // The README pictures show a made-up household, not the owner's data: readable by all.
+        for p in profiles { try makeDirectories("\(options.outDir)/\(p.id)", mode: 0o755) }
         for picture in try Pictures.screenshots(profiles: profiles) {
             let path = "\(options.outDir)/\(picture.name)"
-            try writeFile(path, picture.png)
+            try writeFile(path, picture.png, mode: 0o644)
             if !options.quiet { emit("  📷 \(path)") }
         }
         let gif = "\(options.outDir)/demo.gif"
-        try writeFile(gif, try Pictures.gif(profile: profiles[0]))
+        try writeFile(gif, try Pictures.gif(profile: profiles[0]), mode: 0o644)
         if !options.quiet { emit("  🎞 \(gif)") }
     case "demo":
         if printDemo { print(Demo.text); exit(0) }
@@ -172,7 +173,7 @@ do {
         guard !files.isEmpty else { printError("deskpet-sim: \(mode) needs scenario files (see --help)\n"); exit(2) }
         var parsed: [Scenario] = []
         for f in files { parsed.append(try onBoard(try ScenarioParser.parse(try readTextFile(f), file: f))) }
-        if mode == "check" { emit("\(parsed.count) scenario(s) OK"); exit(0) }
+        if mode == "check" { emit("\(parsed.count) scenario(s) OK"); exit(outputSucceeded() ? 0 : 1) }
         if gifPath != nil && parsed.count != 1 { printError("deskpet-sim: --gif records exactly one scenario\n"); exit(2) }
         let runner = ScenarioRunner(options: options, print: emit)
         for s in parsed { _ = try runner.run(s) }
@@ -191,5 +192,10 @@ do {
     }
 } catch {
     printError("FAILED \(error)")
+    exit(1)
+}
+// A transcript that could not be written in full (a full disk, a closed pipe) is a failure too.
+if !outputSucceeded() {
+    printError("deskpet-sim: cannot write the transcript to standard output (\(errnoText()))")
     exit(1)
 }
