@@ -886,6 +886,791 @@ origin 9 4
 |KKKKKKKKKKKKKKKKKK|
 |..KEK........KEK..|
 """#),
+        ("mono-body.txt", #"""
+# art/mono-body.txt — the 1-bit drawings of body.txt (format: docs/art.md, "1-bit art"): the same frame
+# names, origins and points, drawn for black and white: X ink, - paper, . clear, and the ordered
+# dithers ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+use mono
+
+frame stand
+origin 12 23
+point face 4 8
+point hat 12 2
+point eyes 12 10
+point neck 12 17
+|........XXXXXXXX........|
+|......XX--------XX......|
+|.....X------------X.....|
+|....X--X-----------X....|
+|...X--X-------------X...|
+|..X--X---------------X..|
+|..X--X---------------X..|
+|.X--------------------X.|
+|.X--------------------X.|
+|.X--------------------X.|
+|.X-------------------;X.|
+|.X-------------------;X.|
+|.X-------------------;X.|
+|.X-------------------,X.|
+|.X,------------------,X.|
+|.X,------------------,X.|
+|.X,;----------------;,X.|
+|.X:;;;;;;;;;;;;;;;;;;:X.|
+|.X:,;;;;;;;;;;;;;;;;,:X.|
+|..X:,,,,,,,,,,,,,,,,:X..|
+|..X::::::::::::::::::X..|
+|...X::::::::::::::::X...|
+|....XXXXXXXXXXXXXXXX....|
+
+frame breathe
+origin 12 22
+point face 4 7
+point hat 12 2
+point eyes 12 9
+point neck 12 16
+|........XXXXXXXX........|
+|......XX--------XX......|
+|.....X------------X.....|
+|....X--X-----------X....|
+|...X--X-------------X...|
+|..X--X---------------X..|
+|..X--X---------------X..|
+|.X--------------------X.|
+|.X--------------------X.|
+|.X-------------------;X.|
+|.X-------------------;X.|
+|.X-------------------;X.|
+|.X-------------------,X.|
+|.X,------------------,X.|
+|.X,------------------,X.|
+|.X,;----------------;,X.|
+|.X:;;;;;;;;;;;;;;;;;;:X.|
+|.X:,;;;;;;;;;;;;;;;;,:X.|
+|..X:,,,,,,,,,,,,,,,,:X..|
+|..X::::::::::::::::::X..|
+|...X::::::::::::::::X...|
+|....XXXXXXXXXXXXXXXX....|
+
+frame squash
+origin 12 21
+point face 4 6
+point hat 12 2
+point eyes 12 8
+point neck 12 15
+|........XXXXXXXX........|
+|......XX--------XX......|
+|.....X------------X.....|
+|....X--X-----------X....|
+|...X--X-------------X...|
+|..X--X---------------X..|
+|.X---X----------------X.|
+|X----------------------X|
+|X----------------------X|
+|X---------------------;X|
+|X---------------------;X|
+|X---------------------,X|
+|X,--------------------,X|
+|X,;------------------;,X|
+|X,;;----------------;;,X|
+|X:,;;;;;;;;;;;;;;;;;;,:X|
+|X::,;;;;;;;;;;;;;;;;,::X|
+|.X::,,,,,,,,,,,,,,,,::X.|
+|..X::::::::::::::::::X..|
+|...X::::::::::::::::X...|
+|....XXXXXXXXXXXXXXXX....|
+
+frame stretch
+origin 12 25
+point face 4 10
+point hat 12 2
+point eyes 12 12
+point neck 12 19
+|........XXXXXXXX........|
+|......XX--------XX......|
+|.....X------------X.....|
+|....X--X-----------X....|
+|...X--X-------------X...|
+|..X--X---------------X..|
+|..X--X---------------X..|
+|..X------------------X..|
+|..X------------------X..|
+|..X------------------X..|
+|..X------------------X..|
+|..X-----------------;X..|
+|..X-----------------;X..|
+|..X-----------------;X..|
+|..X-----------------;X..|
+|..X-----------------;X..|
+|..X-----------------;X..|
+|..X-----------------,X..|
+|..X,----------------,X..|
+|.X:;;;;;;;;;;;;;;;;;;:X.|
+|.X:,;;;;;;;;;;;;;;;;,:X.|
+|..X:,,,,,,,,,,,,,,,,:X..|
+|..X::::::::::::::::::X..|
+|...X::::::::::::::::X...|
+|....XXXXXXXXXXXXXXXX....|
+
+frame sleep
+origin 12 16
+point face 4 6
+point hat 12 2
+point eyes 12 8
+point neck 12 10
+|........XXXXXXXX........|
+|......XX--------XX......|
+|.....X------------X.....|
+|....X--X-----------X....|
+|...X--X-------------X...|
+|..X--X---------------X..|
+|..X--X---------------X..|
+|.X,------------------,X.|
+|.X,------------------,X.|
+|.X,;----------------;,X.|
+|.X:;;;;;;;;;;;;;;;;;;:X.|
+|.X:,;;;;;;;;;;;;;;;;,:X.|
+|..X:,,,,,,,,,,,,,,,,:X..|
+|..X::::::::::::::::::X..|
+|...X::::::::::::::::X...|
+|....XXXXXXXXXXXXXXXX....|
+
+frame lean-left
+origin 12 23
+point face 3 8
+point hat 10 2
+point eyes 11 10
+point neck 12 17
+|......XXXXXXXX..........|
+|....XX--------XX........|
+|...X------------X.......|
+|..X--X-----------X......|
+|.X--X-------------X.....|
+|.X--X---------------X...|
+|.X--X---------------X...|
+|X,-------------------X..|
+|X,-------------------X..|
+|X:-------------------X..|
+|X:------------------;X..|
+|.X-------------------;X.|
+|.X-------------------;X.|
+|.X-------------------,X.|
+|.X,------------------,X.|
+|.X,------------------,X.|
+|.X,;----------------;,X.|
+|.X:;;;;;;;;;;;;;;;;;;:X.|
+|.X:,;;;;;;;;;;;;;;;;,:X.|
+|..X:,,,,,,,,,,,,,,,,:X..|
+|..X::::::::::::::::::X..|
+|...X::::::::::::::::X...|
+|....XXXXXXXXXXXXXXXX....|
+
+frame lean-right
+origin 12 23
+point face 5 8
+point hat 14 2
+point eyes 13 10
+point neck 12 17
+|..........XXXXXXXX......|
+|........XX--------XX....|
+|.......X------------X...|
+|......X--X-----------X..|
+|.....X--X-------------X.|
+|...X--X---------------X.|
+|...X--X---------------X.|
+|..X-------------------,X|
+|..X-------------------,X|
+|..X-------------------:X|
+|..X-------------------:X|
+|.X-------------------;X.|
+|.X-------------------;X.|
+|.X-------------------,X.|
+|.X,------------------,X.|
+|.X,------------------,X.|
+|.X,;----------------;,X.|
+|.X:;;;;;;;;;;;;;;;;;;:X.|
+|.X:,;;;;;;;;;;;;;;;;,:X.|
+|..X:,,,,,,,,,,,,,,,,:X..|
+|..X::::::::::::::::::X..|
+|...X::::::::::::::::X...|
+|....XXXXXXXXXXXXXXXX....|
+"""#),
+        ("mono-faces.txt", #"""
+# art/mono-faces.txt — the 1-bit faces (16×9, the same names as faces.txt), drawn for black and
+# white (format: docs/art.md, "1-bit art"): X ink, - paper, . clear (the body shows through), and
+# the ordered dithers ; (1/8 ink) , (1/4) : (1/2) % (3/4). Eyes are solid ink with a paper glint
+# (top left, where the light comes from); the blush is a 3×2 checkerboard patch under each eye.
+use mono
+
+frame happy
+|................|
+|..XX........XX..|
+|.X--X......X--X.|
+|.X..X......X..X.|
+|................|
+|:::...XXXX...:::|
+|:::..X-XX-X..:::|
+|......X--X......|
+|.......XX.......|
+
+frame content
+|................|
+|...XX......XX...|
+|..X-XX....X-XX..|
+|..XXXX....XXXX..|
+|...XX......XX...|
+|:::..........:::|
+|:::..X....X..:::|
+|......XXXX......|
+|................|
+
+frame sad
+|...XX......XX...|
+|.XX..........XX.|
+|...XX......XX...|
+|..X-XX....X-XX..|
+|..XXXX....XXXX..|
+|..XXX......XX...|
+|.X-X..XXXX......|
+|..X..X....X.....|
+|................|
+
+frame sleepy
+|................|
+|................|
+|.XXXX......XXXX.|
+|..XXX......XXX..|
+|................|
+|:::..........:::|
+|.......XX.......|
+|......X--X......|
+|.......XX.......|
+
+frame excited
+|...X........X...|
+|..XXX......XXX..|
+|.XX-XX....XX-XX.|
+|.XXXXX....XXXXX.|
+|..XXX......XXX..|
+|:::..XXXXXX..:::|
+|:::..X----X..:::|
+|.....X-::-X.....|
+|......XXXX......|
+
+frame blink
+|................|
+|................|
+|................|
+|..XXX......XXX..|
+|................|
+|:::..........:::|
+|:::..X....X..:::|
+|......XXXX......|
+|................|
+
+frame eat-open
+|................|
+|..XX........XX..|
+|.X..X......X..X.|
+|................|
+|.....XXXXXX.....|
+|:::.X------X.:::|
+|:::.X-::::-X.:::|
+|.....X----X.....|
+|......XXXX......|
+
+frame eat-chew
+|................|
+|..XX........XX..|
+|.X..X......X..X.|
+|................|
+|................|
+|:::..........:::|
+|:::...XXXX...:::|
+|.....X....X.....|
+|................|
+
+frame asleep
+|................|
+|................|
+|................|
+|.X..X......X..X.|
+|..XX........XX..|
+|................|
+|.......XX.......|
+|......X--X......|
+|.......XX.......|
+
+frame alert
+|..XX........XX..|
+|................|
+|...XX......XX...|
+|..X-XX....X-XX..|
+|..XXXX....XXXX..|
+|..XXXX....XXXX..|
+|...XX......XX...|
+|.......XX.......|
+|......X--X......|
+"""#),
+        ("mono-fx.txt", #"""
+# art/mono-fx.txt — the 1-bit drawings of fx.txt (format: docs/art.md, "1-bit art"): the same frame
+# names, origins and points, drawn for black and white: X ink, - paper, . clear, and the ordered
+# dithers ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+use mono
+
+frame note
+origin 3 3
+|..XX.|
+|..X;X|
+|..X.X|
+|..X..|
+|XXX..|
+|XXX..|
+
+frame heart
+origin 3 3
+|.XX.XX.|
+|X::X::X|
+|X:::::X|
+|.X:::X.|
+|..X:X..|
+|...X...|
+
+frame star
+origin 3 3
+|...X...|
+|..X;X..|
+|XXX;XXX|
+|X;;;;;X|
+|.X;;;X.|
+|.X;X;X.|
+|.XX.XX.|
+
+frame sparkle
+origin 2 2
+|..X..|
+|..;..|
+|X;-;X|
+|..;..|
+|..X..|
+
+frame zzz-small
+origin 2 2
+|XXXX|
+|..X.|
+|.X..|
+|XXXX|
+
+frame zzz-big
+origin 3 3
+|XXXXXX|
+|....XX|
+|...XX.|
+|..XX..|
+|.XX...|
+|XXXXXX|
+
+frame bang
+origin 2 5
+|.XXX.|
+|X:::X|
+|X:::X|
+|X:::X|
+|.X:X.|
+|.X:X.|
+|..X..|
+|.X:X.|
+|..X..|
+
+frame food
+origin 3 6
+|...XX..|
+|..XXXX.|
+|.X::XX.|
+|X:-:::X|
+|X:::::X|
+|X:::::X|
+|.X:::X.|
+|..XXX..|
+
+frame crumb
+origin 1 1
+|X:|
+|:X|
+"""#),
+        ("mono-home.txt", #"""
+# art/mono-home.txt — the 1-bit drawings of home.txt (format: docs/art.md, "1-bit art"): the same frame
+# names, origins and points, drawn for black and white: X ink, - paper, . clear, and the ordered
+# dithers ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+use mono
+
+frame cushion
+origin 6 5
+|.XXXXXXXXXX.|
+|X,,,,,,,,,,X|
+|X,-,,,,,,,,X|
+|X,,,,,,,,,,X|
+|.XXXXXXXXXX.|
+
+frame plant-pot
+origin 5 14
+|....XX....|
+|.X.X::X.X.|
+|X:XX::XX:X|
+|X::X::X::X|
+|.X::::::X.|
+|..XX::XX..|
+|...X::X...|
+|....XX....|
+|.XXXXXXXX.|
+|.X,,,,,,X.|
+|.XXXXXXXX.|
+|..X,,,,X..|
+|..X,,,,X..|
+|..XXXXXX..|
+
+frame small-rug
+origin 11 3
+|.XXXXXXXXXXXXXXXXXXXX.|
+|X::;::;::;::;::;::;::X|
+|.XXXXXXXXXXXXXXXXXXXX.|
+
+frame floor-lamp
+origin 5 20
+|...XXXX...|
+|..X----X..|
+|.X------X.|
+|X--------X|
+|XXXXXXXXXX|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|....XX....|
+|...XXXX...|
+|..X,,,,X..|
+|.XXXXXXXX.|
+
+frame bookshelf
+origin 7 18
+|XXXXXXXXXXXXXX|
+|X::::::::::::X|
+|X:XXXXXX.XXX:X|
+|X::%:X;:X%%::X|
+|X::%:X;:X%%::X|
+|X::%:X;:X%%::X|
+|X::::::::::::X|
+|X:XXX.XXXXXX:X|
+|X::;XX%%::;::X|
+|X::;X;%%::;::X|
+|X::;X;%%::;::X|
+|X::::::::::::X|
+|X:..........:X|
+|X:.XXX..XXX.:X|
+|X:.X,X..X,X.:X|
+|X::::::::::::X|
+|XXXXXXXXXXXXXX|
+|XX..........XX|
+
+frame armchair
+origin 8 13
+|...XXXXXXXXXX...|
+|..X::::::::::X..|
+|..X::::::::::X..|
+|..X::::::::::X..|
+|XXX::::::::::XXX|
+|X::X::::::::X::X|
+|X::XXXXXXXXXX::X|
+|X::X::::::::X::X|
+|X::X::::::::X::X|
+|X::XXXXXXXXXX::X|
+|XXXXXXXXXXXXXXXX|
+|.XX..........XX.|
+|.XX..........XX.|
+
+frame cosy-bed
+origin 11 9
+|XXXX..................|
+|X::X..................|
+|X::XXXXXXXXXXXXXXXXXXX|
+|X::X----X%%%%%%%%%%%%X|
+|X::X----X%-%%%%%-%%%%X|
+|X::XXXXXX%%%%%%%%%%%%X|
+|X::XXXXXXXXXXXXXXXXXXX|
+|X::::::::::::::::::::X|
+|XXX................XXX|
+
+frame aquarium
+origin 8 12
+|XXXXXXXXXXXXXXXX|
+|X-;;;;;;;;;;;;;X|
+|X;;;;;;;;;-;;;;X|
+|X;;;,,.;;;;;;;;X|
+|X;;,,,,,;;;;-;;X|
+|X;;;,,.;;;;;;;;X|
+|X;;;;;;;;;;;;;;X|
+|X;;:;;;;;;;;;;;X|
+|X;::;:;;;;;;;;;X|
+|XXXXXXXXXXXXXXXX|
+|.X,,,,,,,,,,,,X.|
+|.XXXXXXXXXXXXXX.|
+
+frame rubber-duck
+origin 4 7
+|...XXX..|
+|..X;;;X.|
+|..X;X;,,|
+|X.X;;;X.|
+|X;X;;;;X|
+|X;;;;;;X|
+|.XXXXXX.|
+
+frame photo-frame
+origin 4 8
+|XXXXXXXX|
+|X::::::X|
+|X:;;;;:X|
+|X:;;;;:X|
+|X:::;;:X|
+|X::::::X|
+|X::::::X|
+|XXXXXXXX|
+
+frame snow-globe
+origin 4 9
+|..XXXX..|
+|.X;-;;X.|
+|X;;;-;;X|
+|X;-;:;;X|
+|X;;:::;X|
+|.X;;;-X.|
+|..XXXX..|
+|.X::::X.|
+|XXXXXXXX|
+
+frame lava-lamp
+origin 3 11
+|..XX..|
+|.X,,X.|
+|.X%%X.|
+|X%,,%X|
+|X%%%%X|
+|X%,%%X|
+|X%%,,X|
+|.X%%X.|
+|.X,,X.|
+|X,,,,X|
+|XXXXXX|
+
+frame tiny-trophy
+origin 4 9
+|XXXXXXXX|
+|X;;;;-;X|
+|X;;;;;;X|
+|.X;;;;X.|
+|..X;;X..|
+|...XX...|
+|...XX...|
+|.XXXXXX.|
+|.XXXXXX.|
+
+frame music-box
+origin 4 8
+|....X...|
+|....XX..|
+|....X.X.|
+|.XXXX...|
+|XXXXXXXX|
+|X:;::;:X|
+|X::::::X|
+|XXXXXXXX|
+
+frame glow-crystal
+origin 3 10
+|...X..|
+|..X;X.|
+|.X;-;X|
+|.X;;;X|
+|X;-;%X|
+|X;;%;X|
+|X;;;%X|
+|.X;;X.|
+|.X,,X.|
+|XXXXXX|
+
+frame shelf
+origin 9 4
+|XXXXXXXXXXXXXXXXXX|
+|X::::::::::::::::X|
+|XXXXXXXXXXXXXXXXXX|
+|..XXX........XXX..|
+"""#),
+        ("mono-wear-glasses.txt", #"""
+# art/mono-wear-glasses.txt — the 1-bit drawings of wear-glasses.txt (format: docs/art.md, "1-bit art"): the same frame
+# names, origins and points, drawn for black and white: X ink, - paper, . clear, and the ordered
+# dithers ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+use mono
+
+frame round-glasses
+origin 8 2
+|.XXXX......XXXX.|
+|X....XXXXXX....X|
+|X....X....X....X|
+|X....X....X....X|
+|.XXXX......XXXX.|
+
+frame sunglasses
+origin 8 2
+|XXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXX|
+|XX-XXXX..XX-XXXX|
+|.XXXXX....XXXXX.|
+|..XXX......XXX..|
+
+frame star-glasses
+origin 8 3
+|...X........X...|
+|..X;X......X;X..|
+|XX;;;XXXXXX;;;XX|
+|.X;;;X....X;;;X.|
+|..X;X......X;X..|
+|.X...X....X...X.|
+
+frame monocle
+origin 8 2
+|..........XXXX..|
+|.........X....X.|
+|.........X....X.|
+|.........X....X.|
+|..........XXXX..|
+|............;...|
+|.............;..|
+|............;...|
+"""#),
+        ("mono-wear-hat.txt", #"""
+# art/mono-wear-hat.txt — the 1-bit drawings of wear-hat.txt (format: docs/art.md, "1-bit art"): the same frame
+# names, origins and points, drawn for black and white: X ink, - paper, . clear, and the ordered
+# dithers ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+use mono
+
+frame party-hat
+origin 5 9
+|...XXXX...|
+|....XX....|
+|...X::X...|
+|...X--X...|
+|..X::::X..|
+|..X----X..|
+|.X::::::X.|
+|.X------X.|
+|XXXXXXXXXX|
+
+frame beanie
+origin 7 6
+|......XX......|
+|.....X--X.....|
+|...XXXXXXXX...|
+|..X%%%%%%%%X..|
+|.X%%%%%%%%%%X.|
+|X-%-%-%-%-%-%X|
+|XXXXXXXXXXXXXX|
+
+frame flower-crown
+origin 8 3
+|..,.....;....,..|
+|.,;,...;X;..,;,.|
+|X:,:::::;::::,:X|
+|.XXXXXXXXXXXXXX.|
+
+frame top-hat
+origin 6 10
+|..XXXXXXXX..|
+|..XXXXXXXX..|
+|..XXXXXXXX..|
+|..XXXXXXXX..|
+|..XXXXXXXX..|
+|..X::::::X..|
+|..XXXXXXXX..|
+|XXXXXXXXXXXX|
+|XXXXXXXXXXXX|
+|XXXXXXXXXXXX|
+
+frame wizard-hat
+origin 7 12
+|.........XX...|
+|........X%X...|
+|.......X%%X...|
+|......X%;%X...|
+|.....X%%%%X...|
+|.....X%%%%%X..|
+|....X%%;%%%X..|
+|....X%%%%%%%X.|
+|...X%%%%%%;%X.|
+|XXXXXXXXXXXXXX|
+|X%%%%%%%%%%%%X|
+|XXXXXXXXXXXXXX|
+
+frame royal-crown
+origin 6 6
+|.X...XX...X.|
+|X;X.X;;X.X;X|
+|X;;X;;;;X;;X|
+|X;:;;;;;;:;X|
+|X;;;;;;;;;;X|
+|XXXXXXXXXXXX|
+"""#),
+        ("mono-wear-scarf.txt", #"""
+# art/mono-wear-scarf.txt — the 1-bit drawings of wear-scarf.txt (format: docs/art.md, "1-bit art"): the same frame
+# names, origins and points, drawn for black and white: X ink, - paper, . clear, and the ordered
+# dithers ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+use mono
+
+frame striped-scarf
+origin 11 0
+|XXXXXXXXXXXXXXXXXXXXXX|
+|X::--::--::--::--::--X|
+|XXXXXXXXXXXXXXXXXXXXXX|
+|...............X:-X...|
+|...............X-:X...|
+|...............X:-X...|
+|...............XXXX...|
+
+frame knit-scarf
+origin 11 0
+|XXXXXXXXXXXXXXXXXXXXXX|
+|X:X::X::X::X::X::X:::X|
+|XXXXXXXXXXXXXXXXXXXXXX|
+|...............X::X...|
+|...............XXXX...|
+|...............X::X...|
+|...............XXXX...|
+
+frame silk-scarf
+origin 11 0
+|XXXXXXXXXXXXXXXXXXXXXX|
+|X,,-,,,,,,,,,,,,,,,,,X|
+|XXXXXXXXXXXXXXXXXXXXXX|
+|..............X,,X....|
+|.............X,-,X....|
+|.............X,,,X....|
+|..............XXX.....|
+
+frame rainbow-scarf
+origin 11 0
+|XXXXXXXXXXXXXXXXXXXXXX|
+|X::,,;;::%%%%::,,;;::X|
+|XXXXXXXXXXXXXXXXXXXXXX|
+|...............X%%X...|
+|...............X:%X...|
+|...............X;:X...|
+|...............XXXX...|
+"""#),
         ("palettes.txt", #"""
 # art/palettes.txt — the shared palettes and the pet's colour schemes (format: docs/art.md).
 #
@@ -924,6 +1709,18 @@ P  #FF9CC8   paper  pink
 T  #B07A4F   paper  wood
 E  #6B4328   ink    dark wood
 N  #FFE9B0   paper  cream, lamp light
+
+# The 1-bit drawings (art/mono-*.txt): what each pixel is on the OLED and the e-paper. The colour
+# is unused (those sheets are drawn only on 1-bit displays); the dithers are ordered 4×4 Bayer
+# patterns of ink on paper, phased on the frame's own pixels.
+palette mono
+.  clear     clear  transparent
+X  clear     ink    ink: black on the e-paper, lit on the OLED
+-  clear     paper  paper: the background, opaque
+;  clear     dots   1/8 ink: sparse dots (faint shade, glass)
+,  clear     light  1/4 ink: one pixel in each 2×2 (shade)
+:  clear     half   1/2 ink: a checkerboard (deep shade, blush, stripes)
+%  clear     dark   3/4 ink: paper dots on ink (dark cloth)
 
 # The pet's colours (`PetProfile.colours`): the body roles for each. A worn skin replaces them with
 # its own colour (body), that colour mixed 55 % towards white (light) and 25 % towards black
