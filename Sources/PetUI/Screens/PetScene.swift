@@ -139,7 +139,7 @@ public enum PetScene {
     }
 
     /// The floor line of 1-bit displays (a colour display's shadow is narrower).
-    static func floorBox(_ c: ScreenContext) -> Rect { Rect(x: petX - 13, y: floorY - 1, w: 26, h: 3) }
+    static func floorBox(_ c: ScreenContext) -> Rect { Rect(x: petX - 13, y: floorY - 1, w: 26, h: 2) }
 
     /// Every picture of the scene in drawing order (home items, body, face, scarf, glasses, hat,
     /// effects), in stage pixels.
@@ -225,11 +225,8 @@ public enum PetScene {
             raster.fillRect(x: offsetX + petX - 12, y: offsetY + floorY, w: 24, h: 1, shadow)
             raster.fillRect(x: offsetX + petX - 7, y: offsetY + floorY + 1, w: 14, h: 1, shadow)
         } else {
-            // 1-bit: a floor line with a dotted shadow under the pet.
+            // 1-bit: a floor line.
             raster.fillRect(x: offsetX + petX - 13, y: offsetY + floorY, w: 26, h: 1, c.theme.text)
-            for x in stride(from: petX - 9, to: petX + 9, by: 2) {
-                raster.fillRect(x: offsetX + x + 1, y: offsetY + floorY + 1, w: 1, h: 1, c.theme.text)
-            }
         }
 
         var drawn: [Layer] = []
