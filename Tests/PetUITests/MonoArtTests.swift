@@ -6,7 +6,7 @@ import PetCore
 /// crop of the pet scene (issue 10, items 4 and 7).
 final class MonoArtTests: XCTestCase {
     let lib = ArtLibrary.builtIn
-    static let layered = ["body", "faces", "wear-hat", "wear-glasses", "wear-scarf", "home", "fx"]
+    static let layered = ["body", "faces", "wear-hat", "wear-glasses", "wear-scarf", "home", "fx", "backgrounds"]
 
     // MARK: The drawings
 
@@ -30,6 +30,7 @@ final class MonoArtTests: XCTestCase {
             switch item.itemKind {
             case .wearable?: sheet = "mono-wear-" + (item.slot ?? "")
             case .furniture?, .trinket?: sheet = "mono-home"
+            case .background?: sheet = "mono-backgrounds"
             default: continue
             }
             XCTAssertNotNil(lib.frame(sheet, item.id), "\(sheet) has no drawing of \(item.id)")
