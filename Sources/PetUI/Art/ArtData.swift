@@ -1852,7 +1852,9 @@ origin 11 0
 # An entry is: CHARACTER  COLOUR  MONO  description
 #   COLOUR  #RRGGBB, `clear` (transparent) or @role (filled in per pet: body, light, shade, outline)
 #   MONO    what the pixel becomes on 1-bit displays: ink (the theme's text colour), paper (the
-#           theme's background) or clear
+#           theme's background), clear, or an ordered dither of ink on paper: dots (1/8), light
+#           (1/4), half (1/2), dark (3/4). The 1-bit displays draw art/mono-*.txt where it has the
+#           frame, so this column is only the fallback.
 
 palette pet
 .  clear     clear  transparent
