@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "deskpet", targets: ["deskpet"]),
         .executable(name: "deskpet-hwtest", targets: ["deskpet-hwtest"]),
         .executable(name: "deskpetctl", targets: ["deskpetctl"]),
+        .executable(name: "deskpet-crashtest", targets: ["deskpet-crashtest"]),
     ],
     targets: [
         // System library shims.
@@ -50,6 +51,10 @@ let package = Package(
         .executableTarget(name: "deskpetctl", dependencies: ["PetLink", "PetUI", "PetLinux"]),
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux", "PetLink"]),
+
+        // The kill test's and the power-cut test's writer, retrying client and replay check
+        // (tools/kill-test.sh, tools/kernel-loop/guest-power-cut.sh; docs/reliability.md).
+        .executableTarget(name: "deskpet-crashtest", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLink", "PetSim"]),
 
         // What every test target shares: running tools, a seeded generator, temp folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

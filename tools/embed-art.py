@@ -21,7 +21,7 @@ TARGET = ROOT / "Sources" / "PetUI" / "Art" / "ArtData.swift"
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 ROLES = {"body", "light", "shade", "outline"}
-MONO = {"ink", "paper", "clear"}
+MONO = {"ink", "paper", "clear", "dots", "light", "half", "dark"}
 
 
 class ArtError(Exception):
@@ -82,7 +82,7 @@ def check_file(path, text, palettes):
             if not (HEX.match(colour) or colour == "clear" or (colour.startswith("@") and colour[1:] in ROLES)):
                 raise ArtError(f"{where(n)}: colour must be #RRGGBB, clear or one of @{', @'.join(sorted(ROLES))}")
             if mono not in MONO:
-                raise ArtError(f"{where(n)}: mono must be ink, paper or clear")
+                raise ArtError(f"{where(n)}: mono must be ink, paper, clear, dots, light, half or dark")
             target = current if current is not None else own
             target[word] = (colour, mono)
             if current is not None:

@@ -8,6 +8,12 @@
 #              on one virtual controller (btvirt), deskpet-hwtest guest-ble-phone (and gatttool) on the second as the
 #              phone: pairing, hello/welcome over notifications, keys reloaded (host: bluez bluez-test-tools)
 #   selftest   checks the kit itself (tools/kernel-loop/guest-selftest.sh)
+#   power-cut [SECONDS]  builds deskpet-crashtest; tools/kernel-loop/power-cut.sh kills qemu mid-write again and
+#              again for SECONDS (default 240) with the journal on a virtio ext4 disk (docs/reliability.md)
+#   installed  the installed system, booted: tools/build-deb.sh's package installed with apt into a debootstrapped
+#              Debian 12 root (cached), booted from an ext4 image with systemd as init; guest-installed.sh checks
+#              the service (READY, a press on the panel, journal, kill -9, watchdog, upgrade, stop, remove/purge).
+#              Needs root (debootstrap, chroot) and: apt-get install debootstrap dpkg-dev e2fsprogs
 #   SCRIPT     any guest script, with its arguments
 # Builds the kit first if it is missing (~30-40 s; ~750 MB, never committed) under $KLOOP_KIT_DIR, default
 # .build-kernel-loop/kit in the repository (gitignored). Results (logs) go to $KLOOP_RESULTS_DIR, default
@@ -23,7 +29,7 @@ KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit}
 what=${1:-hardware}
 [ $# -gt 0 ] && shift
 case "$what" in
-  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   hardware)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     BIN=$(cd "$ROOT" && swift build --show-bin-path)
@@ -36,6 +42,26 @@ case "$what" in
     set -- "$(cd "$ROOT" && swift build --show-bin-path)" "$@"; script=$KL/guest-ble.sh; name=ble ;;
   ble-ctl) (cd "$ROOT" && swift build --product deskpet-hwtest && swift build --product deskpetctl) >/dev/null || exit 1; set -- "$(cd "$ROOT" && swift build --show-bin-path)" "$@"; script=$KL/guest-ble-ctl.sh; name=ble-ctl ;;
   selftest) script=$KL/guest-selftest.sh; name=selftest ;;
+  power-cut)
+    (cd "$ROOT" && swift build --product deskpet-crashtest) >/dev/null || exit 1
+    PCBIN=$(cd "$ROOT" && swift build --show-bin-path); script=$KL/power-cut.sh; name=power-cut ;;
+  installed)
+    # The package (release build, Swift runtime linked in), the same binaries as a newer version for the
+    # upgrade step, and deskpet-hwtest (debug, runs on this host) to seed the pet's journal.
+    t0=$(date +%s.%N)
+    log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
+    DEB=$("$ROOT/tools/build-deb.sh" --out "$ROOT/.build/deb") || exit 1
+    DEB2=$(DESKPET_DEB_FAST=1 DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --no-build --out "$ROOT/.build/deb-upgrade") || exit 1
+    RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/installed}
+    if [ ! -f "$KIT/kit.env" ] || [ "$KL/build-kit.sh" -nt "$KIT/kit.env" ]; then
+      echo "vm-test: building the kernel-loop kit in $KIT" >&2; "$KL/build-kit.sh" "$KIT" >&2
+    fi
+    rm -rf "$RESULTS"; mkdir -p "$RESULTS"
+    start=$(date +%s.%N); rc=0
+    "$KL/boot-installed.sh" "$KIT" "$DEB" "$DEB2" "$RESULTS" "$(cd "$ROOT" && swift build --show-bin-path)/deskpet-hwtest" || rc=$?
+    printf 'vm-test: installed finished with status %s in %.1f s wall (%.1f s with the package builds; logs: %s)\n' "$rc" \
+      "$(awk "BEGIN {print $(date +%s.%N) - $start}")" "$(awk "BEGIN {print $(date +%s.%N) - $t0}")" "$RESULTS" >&2
+    exit $rc ;;
   *) script=$what; name=$(basename "$what" .sh) ;;
 esac
 RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/$name}
@@ -47,6 +73,7 @@ fi
 rm -rf "$RESULTS"; mkdir -p "$RESULTS"
 start=$(date +%s.%N)
 rc=0
-(cd "$ROOT" && "$KL/run-in-vm.sh" "$KIT" "$script" "$RESULTS" "$@") || rc=$?
+if [ "$name" = power-cut ]; then (cd "$ROOT" && "$KL/power-cut.sh" "$KIT" "$PCBIN" "$RESULTS" "$@") || rc=$?
+else (cd "$ROOT" && "$KL/run-in-vm.sh" "$KIT" "$script" "$RESULTS" "$@") || rc=$?; fi
 printf 'vm-test: %s finished with status %s in %.1f s wall (logs: %s)\n' "$name" "$rc" "$(awk "BEGIN {print $(date +%s.%N) - $start}")" "$RESULTS" >&2
 exit $rc

@@ -36,32 +36,107 @@ public struct CoursePack: Sendable, Equatable, Decodable {
         })
     }
 
-    /// Reads and checks a pack file (at most 1 MiB).
+    /// The largest pack file read: exactly 1 MiB (1,048,576 bytes); one byte more is refused.
+    public static let maxFileBytes = 1 << 20
+
+    /// Fields that must be whole numbers (a JSON number written with a fraction or exponent is
+    /// refused with its location, not rounded).
+    static let integerFields: Set<String> = ["formatVersion", "version", "week"]
+
+    /// Reads and checks a pack file: a regular file (a FIFO or a device is refused without
+    /// blocking) of at most `maxFileBytes`.
     public static func load(path: String) throws(CoursePackError) -> CoursePack {
-        guard let bytes = readFile(path) else {
-            throw CoursePackError(path: path, location: "", problem: "cannot be read (missing, unreadable or over 1 MiB)")
+        let bytes: [UInt8]
+        do { bytes = try readRegularFile(path, limit: maxFileBytes) } catch {
+            throw CoursePackError(path: path, location: "", problem: error.message)
         }
         return try parse(bytes, path: path)
     }
 
-    /// Decodes and checks pack JSON; errors name the file, the JSON location and the problem.
+    /// Checks the JSON strictly (RFC 8259: no trailing commas, no duplicate keys; errors at
+    /// line:column), then decodes and checks the pack; errors name the file, the JSON location
+    /// with its line:column, and the problem.
     public static func parse(_ bytes: [UInt8], path: String) throws(CoursePackError) -> CoursePack {
+        guard bytes.count <= maxFileBytes else {
+            throw CoursePackError(path: path, location: "", problem: "is larger than \(maxFileBytes) bytes")
+        }
+        let tree: JSONNode
+        do { tree = try StrictJSON.parse(bytes) } catch {
+            throw CoursePackError(path: path, location: "", problem: error.problem, line: error.line, column: error.column)
+        }
+        try checkIntegers(tree, path: path, at: [])
         let pack: CoursePack
         do {
             pack = try JSONDecoder().decode(CoursePack.self, from: Data(bytes))
         } catch let e as DecodingError {
-            throw CoursePackError(path: path, location: e.location, problem: e.problem)
+            let at = locate(e.location, in: tree)
+            throw CoursePackError(path: path, location: e.location, problem: e.problem, line: at?.line, column: at?.column)
         } catch {
             throw CoursePackError(path: path, location: "", problem: "is not valid JSON")
         }
-        try pack.check(path: path)
+        try pack.check(path: path, tree: tree)
         return pack
     }
 
+    /// Every integer field holds a whole number.
+    static func checkIntegers(_ node: JSONNode, path: String, at location: [JSONPathPart]) throws(CoursePackError) {
+        switch node {
+        case let .object(members, _, _):
+            for m in members {
+                if integerFields.contains(m.key), case let .number(text, l, c) = m.value,
+                   text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                    throw CoursePackError(path: path, location: dotted(location + [.key(m.key)]),
+                                          problem: "must be a whole number (got \(text))", line: l, column: c)
+                }
+                try checkIntegers(m.value, path: path, at: location + [.key(m.key)])
+            }
+        case let .array(items, _, _):
+            for (i, item) in items.enumerated() { try checkIntegers(item, path: path, at: location + [.index(i)]) }
+        default: break
+        }
+    }
+
+    static func dotted(_ parts: [JSONPathPart]) -> String {
+        var out = ""
+        for p in parts {
+            switch p {
+            case .key(let k): out += (out.isEmpty ? "" : ".") + k
+            case .index(let i): out += "[\(i)]"
+            }
+        }
+        return out
+    }
+
+    /// Where the value at `weeks[2].lessons[0].id` starts (or the nearest enclosing value that
+    /// exists, e.g. the object a required key is missing from); nil for the whole file.
+    static func locate(_ location: String, in tree: JSONNode) -> (line: Int, column: Int)? {
+        guard !location.isEmpty else { return nil }
+        var parts: [JSONPathPart] = []
+        for segment in location.split(separator: ".") {
+            var rest = Substring(segment)
+            if let open = rest.firstIndex(of: "[") {
+                if open != rest.startIndex { parts.append(.key(String(rest[..<open]))) }
+                rest = rest[open...]
+                while rest.hasPrefix("["), let close = rest.firstIndex(of: "]"), let i = Int(rest[rest.index(after: rest.startIndex)..<close]) {
+                    parts.append(.index(i))
+                    rest = rest[rest.index(after: close)...]
+                }
+            } else {
+                parts.append(.key(String(rest)))
+            }
+        }
+        while true {
+            if let node = tree.at(parts) { return node.position }
+            if parts.isEmpty { return nil }
+            parts.removeLast()
+        }
+    }
+
     /// Field-by-field checks beyond the JSON shape.
-    func check(path: String) throws(CoursePackError) {
+    func check(path: String, tree: JSONNode? = nil) throws(CoursePackError) {
         func fail(_ location: String, _ problem: String) -> CoursePackError {
-            CoursePackError(path: path, location: location, problem: problem)
+            let at = tree.flatMap { CoursePack.locate(location, in: $0) }
+            return CoursePackError(path: path, location: location, problem: problem, line: at?.line, column: at?.column)
         }
         guard format == CoursePack.formatName else { throw fail("format", "must be \"\(CoursePack.formatName)\"") }
         guard formatVersion == CoursePack.formatVersion else {
@@ -100,9 +175,18 @@ public struct CoursePackError: Error, Equatable, Sendable, CustomStringConvertib
     /// JSON location, e.g. `weeks[2].lessons[0].id` ("" = the whole file).
     public var location: String
     public var problem: String
+    /// Where in the file (line and byte column, from 1), when known.
+    public var line: Int?
+    public var column: Int?
+
+    public init(path: String, location: String, problem: String, line: Int? = nil, column: Int? = nil) {
+        self.path = path; self.location = location; self.problem = problem; self.line = line; self.column = column
+    }
 
     public var description: String {
-        "course pack \(path)" + (location.isEmpty ? "" : " at \(location)") + ": \(problem)"
+        let position = line.map { l in "line \(l):\(column ?? 1)" }
+        let at = [location.isEmpty ? nil : location, position].compactMap { $0 }.joined(separator: ", ")
+        return "course pack \(path)" + (at.isEmpty ? "" : " at \(at)") + ": \(problem)"
     }
 }
 

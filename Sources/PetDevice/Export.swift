@@ -10,8 +10,9 @@ import PetStore
 ///   "state": { …the whole domain state… },
 ///   "journal": [ { "seq", "at", "day", "type", "command", "coins", "event": { … } }, … ] }
 /// ```
-/// Apps marked private are left out of anything that leaves the device, so they are removed
-/// from the state's screen-time section and their usage events are dropped from the journal.
+/// Apps marked private are left out of anything that leaves the device: removed from the state
+/// (`PetState.sharedCopy`) and from the journal by the one event filter (`EventKind.shared`):
+/// events about a private app are dropped, focus sessions lose the private apps they name.
 public enum Export {
     public static let format = "deskpet-export"
     public static let version = 1
@@ -60,10 +61,17 @@ public enum Export {
         do { rows = try app.store.events() } catch { throw .store(error) }
         var first = true
         let decoder = JSONDecoder()
-        for r in rows {
-            if !private_.isEmpty, ScreenEvent.owns(r.type),
-               !(try JournalCodec.event(r, decoder: decoder)).kind.isShareable(privateApps: private_) {
-                continue
+        for var r in rows {
+            // One filter knows every event kind (PetCore/Sharing): events about a private app are
+            // left out, events mentioning one are written without it.
+            if !private_.isEmpty {
+                let kind = try JournalCodec.event(r, decoder: decoder).kind
+                guard let shared = kind.shared(privateApps: private_) else { continue }
+                if shared != kind {
+                    do { r.payload = String(decoding: try encoder.encode(shared), as: UTF8.self) } catch {
+                        throw .journal(seq: r.seq, detail: "cannot encode a \(r.type) event for the export")
+                    }
+                }
             }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false

@@ -59,8 +59,12 @@ public final class PetApp {
         self.zones = zones
         self.snapshotEvery = snapshotEvery
         if let resumed = Self.resume(store: store, zones: zones) {
-            self.engine = resumed
-            lastSnapshotSeq = Int64(resumed.state.eventCount)
+            self.engine = resumed.engine
+            // Events since the newest snapshot count from that snapshot, not from this opening:
+            // a journal written in many short sessions still gets a snapshot every
+            // `snapshotEvery` events (and one at once when the tail already is that long).
+            lastSnapshotSeq = resumed.seq
+            if Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
             return
         }
         let rows: [EventRow]
@@ -78,6 +82,7 @@ public final class PetApp {
             let decoder = JSONDecoder()
             for r in rows { events.append(try JournalCodec.event(r, decoder: decoder)) }
             self.engine = try Self.wrap { () throws(DomainError) in try Engine(journal: events, zones: zones.lookup) }
+            if Int64(engine.state.eventCount) >= Int64(snapshotEvery) { saveSnapshot() }
         }
     }
 
@@ -272,7 +277,7 @@ public final class PetApp {
     }
 
     /// The engine from the latest usable snapshot plus the events after it, or nil (replay all).
-    static func resume(store: EventStore, zones: ZoneDatabase) -> Engine? {
+    static func resume(store: EventStore, zones: ZoneDatabase) -> (engine: Engine, seq: Int64)? {
         guard let (seq, body) = try? store.latestSnapshot(format: snapshotFormat) else { return nil }
         let decoder = JSONDecoder()
         if let key = DayClock.zoneLookupKey { decoder.userInfo[key] = zones.lookup }
@@ -284,6 +289,6 @@ public final class PetApp {
             guard let e = try? JournalCodec.event(row, decoder: decoder) else { return nil }
             engine.apply(e)
         }
-        return engine
+        return (engine, seq)
     }
 }

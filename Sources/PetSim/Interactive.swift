@@ -110,13 +110,13 @@ public final class InteractiveSession {
             throw .io(path: "stdin", message: "--interactive needs a terminal (stdin/stdout is not a TTY); run it in a terminal or in tmux")
         }
         Terminal.enterRaw()
-        defer { Terminal.restore() }
+        defer { Terminal.restore(); Terminal.resetSignals() }
         fitToTerminal()
         out("\u{1B}[2J")
         let started = Terminal.monotonicNs()
         var last = started
         while running {
-            if Terminal.takeResize() { fitToTerminal(); out("\u{1B}[0m\u{1B}[2J") }
+            if Terminal.takeContinued() || Terminal.takeResize() { fitToTerminal(); out("\u{1B}[0m\u{1B}[2J") }
             let bytes = Terminal.readInput(timeoutMs: 40, alsoWaitOn: linkDescriptor)
             if bytes.isEmpty { keys.flushEscape() }
             for key in keys.feed(bytes) { handle(key) }
@@ -249,42 +249,100 @@ public final class InteractiveSession {
 // MARK: - The terminal (termios, signals, raw I/O)
 
 nonisolated(unsafe) private var savedTermios = termios()
+nonisolated(unsafe) private var rawTermios = termios()
 nonisolated(unsafe) private var termiosSaved = false
 nonisolated(unsafe) private var resizePending: sig_atomic_t = 0
+nonisolated(unsafe) private var continuedPending: sig_atomic_t = 0
 
-/// Raw mode and the alternate screen, always undone: on return, on SIGINT/SIGTERM/SIGHUP.
+/// Raw mode and the alternate screen, always undone: on return and on an error (the caller's
+/// `defer`), on SIGINT, SIGTERM, SIGHUP and SIGQUIT (Ctrl-\), and on a crash (SIGILL/SIGTRAP from
+/// a Swift trap, SIGABRT, SIGSEGV, SIGBUS, SIGFPE: restored, then the signal's default action).
+/// Ctrl-Z (SIGTSTP) restores the terminal before the process stops; SIGCONT (`fg`) puts it back
+/// in raw mode on the alternate screen and redraws everything. docs/simulator.md.
 enum Terminal {
     static let leave: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    static let enter: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
+
+    /// The signals that end the session (the terminal is restored, exit status 128 + signal).
+    static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    /// Crashes: the terminal is restored, then the signal does what it would have (core, report).
+    static let crashSignals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
 
     static func enterRaw() {
         var t = termios()
         if tcgetattr(0, &t) == 0 {
-            savedTermios = t
-            termiosSaved = true
             var raw = t
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)   // ISIG stays: Ctrl-C is SIGINT
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)   // ISIG stays: Ctrl-C, Ctrl-\\, Ctrl-Z are signals
             raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
             withUnsafeMutableBytes(of: &raw.c_cc) { cc in
                 cc[Int(VMIN)] = 0
                 cc[Int(VTIME)] = 0
             }
+            // Every global is set before the flag that says they are (no lazy initialisation of
+            // one of them may run later, e.g. inside a signal handler).
+            savedTermios = t
+            rawTermios = raw
+            termiosSaved = true
             tcsetattr(0, TCSANOW, &raw)
         }
         let quit: @convention(c) (Int32) -> Void = { sig in
             Terminal.restore()
             _exit(128 + sig)
         }
-        signal(SIGINT, quit)
-        signal(SIGTERM, quit)
-        signal(SIGHUP, quit)
+        for sig in quitSignals { signal(sig, quit) }
+        let crash: @convention(c) (Int32) -> Void = { sig in
+            Terminal.restore()
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
+        for sig in crashSignals { signal(sig, crash) }
+        signal(SIGTSTP, suspend)
+        signal(SIGCONT, resume)
         signal(SIGWINCH) { _ in resizePending = 1 }
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+        _ = Glibc.write(1, enter.utf8Start, enter.utf8CodeUnitCount)
+    }
+
+    /// Ctrl-Z: give the shell its terminal back (line mode, main screen), then really stop.
+    /// Everything here is async-signal-safe (write, tcsetattr, signal, raise).
+    static let suspend: @convention(c) (Int32) -> Void = { _ in
+        Terminal.restore()
+        signal(SIGTSTP, SIG_DFL)
+        // SIGTSTP is blocked while its handler runs: unblock it, or raise would only mark it
+        // pending and the process would never stop.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGTSTP)                 // stops here until SIGCONT
+        signal(SIGTSTP, Terminal.suspend)
+        continuedPending = 1
+    }
+
+    /// `fg` (or any SIGCONT, also after SIGSTOP): raw mode and the alternate screen again, and a
+    /// full redraw (the screen was the shell's meanwhile).
+    /// The loop does it (`takeContinued`): the shell may still be handing the terminal over
+    /// while the handler runs.
+    static let resume: @convention(c) (Int32) -> Void = { _ in continuedPending = 1 }
+
+    /// After a SIGCONT: raw mode and the alternate screen again; true when the caller must
+    /// redraw everything.
+    static func takeContinued() -> Bool {
+        guard continuedPending != 0 else { return false }
+        continuedPending = 0
+        if termiosSaved { tcsetattr(0, TCSANOW, &rawTermios) }
+        _ = Glibc.write(1, enter.utf8Start, enter.utf8CodeUnitCount)
+        return true
     }
 
     /// Leaves raw mode and the alternate screen (safe to call twice and from a signal handler).
     static func restore() {
         _ = Glibc.write(1, leave.utf8Start, leave.utf8CodeUnitCount)   // no allocation: signal-safe
         if termiosSaved { tcsetattr(0, TCSANOW, &savedTermios) }
+    }
+
+    /// Puts the default signal actions back (after `restore` on a normal return).
+    static func resetSignals() {
+        for sig in quitSignals + crashSignals + [SIGTSTP, SIGCONT, SIGWINCH] { signal(sig, SIG_DFL) }
     }
 
     static func takeResize() -> Bool {

@@ -48,8 +48,9 @@ public final class ScenarioRunner {
     /// error that names the file and line.
     public func run(_ scenario: Scenario) throws(ScenarioError) -> Summary {
         var summary = Summary()
-        let dir = "\(options.outDir)/\(scenario.name)"
-        do { try makeDirectories(dir) } catch { throw .file(error) }
+        // One safe component under --out (never "..", "/" or empty), a private folder (0700).
+        let dir = "\(options.outDir)/\(safePathComponent(scenario.name, fallback: "scenario"))"
+        do { try makePrivateDirectory(dir) } catch { throw .file(error) }
         let db = options.inMemory ? nil : "\(dir)/deskpet.db"
         if let db { for suffix in ["", "-wal", "-shm"] { removeFile(db + suffix) } }
         summary.database = db
@@ -190,7 +191,7 @@ public final class ScenarioRunner {
         case .chord: try device.chord()
         case .chordHold: try device.chordHold()
         case .export(let name):
-            let path = "\(dir)/\(name)"
+            let path = "\(dir)/\(safePathComponent(name, fallback: "export.json"))"
             let doc = try Export.document(device.app, now: device.now)
             do { try writeFile(path, doc, mode: 0o600) } catch { throw ScenarioError.file(error) }
             if !options.quiet { print("  📤 \(path)") }
@@ -235,7 +236,7 @@ public final class ScenarioRunner {
             }
             summary.expectations += 1
         case .snapshot(let name):
-            let path = "\(dir)/\(name)"
+            let path = "\(dir)/\(safePathComponent(name, fallback: "snapshot.png"))"
             do { try writeFile(path, device.png()) } catch { throw ScenarioError.file(error) }
             summary.snapshots.append(path)
             if !options.quiet { print("  📷 \(path)") }

@@ -87,13 +87,19 @@ public enum ScenarioParser {
         var steps: [Scenario.Located] = []
         var board = StartBoard()
         var lineNo = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in lines(of: text) {
             lineNo += 1
-            let line = String(raw).trimmingSpaces
+            let line = raw.trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
             let words: [String]
             do { words = try tokenize(line) } catch let e { throw .syntax(file: file, line: lineNo, message: e.message) }
             guard let head = words.first else { continue }
+            for w in words {
+                guard let bad = w.unicodeScalars.first(where: isForbiddenControl) else { continue }
+                let key = w.firstIndex(of: "=").map { "field '\(w[..<$0])'" } ?? "'\(head)'"
+                throw .syntax(file: file, line: lineNo,
+                              message: "\(key) holds the control character U+\(hex4(bad.value)) (not allowed)")
+            }
             let step: Scenario.Step
             do throws(Problem) {
                 var args = Array(words.dropFirst())
@@ -108,10 +114,50 @@ public enum ScenarioParser {
             }
             steps.append(.init(line: lineNo, text: line, step: step))
         }
+        guard !steps.isEmpty else {
+            throw .syntax(file: file, line: max(1, lineNo), message: "the file has no steps (only blank lines and comments)")
+        }
         let base = name ?? String(file.split(separator: "/").last ?? Substring(file))
         let stem = base.hasSuffix(".scenario") ? String(base.dropLast(9)) : base
-        return Scenario(name: stem, file: file, steps: steps, display: board.display, buttons: board.buttons,
-                        board: board.file, debounceMs: board.file?.debounceMs ?? 30)
+        // The name becomes a folder under --out: one safe component, never "..", "/" or empty.
+        return Scenario(name: safePathComponent(stem, fallback: "scenario"), file: file, steps: steps,
+                        display: board.display, buttons: board.buttons, board: board.file,
+                        debounceMs: board.file?.debounceMs ?? 30)
+    }
+
+    /// The lines of a scenario file: LF, CRLF and lone CR all end a line, and a UTF-8 byte-order
+    /// mark at the start is skipped. (Swift reads "\r\n" as one character, so splitting on "\n"
+    /// alone would see a CRLF file as one line.)
+    static func lines(of text: String) -> [String] {
+        var body = Substring(text)
+        if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
+        var out: [String] = []
+        var current = ""
+        var lastWasCR = false
+        for u in body.unicodeScalars {
+            if u == "\n" {
+                if lastWasCR { lastWasCR = false; continue }
+                out.append(current); current = ""
+            } else if u == "\r" {
+                out.append(current); current = ""; lastWasCR = true; continue
+            } else {
+                current.unicodeScalars.append(u)
+            }
+            lastWasCR = false
+        }
+        out.append(current)
+        return out
+    }
+
+    /// Control characters a scenario line may not hold (tab is a separator; line ends are gone).
+    static func isForbiddenControl(_ u: Unicode.Scalar) -> Bool {
+        (u.value < 0x20 && u != "\t") || u.value == 0x7F || (0x80..<0xA0).contains(u.value)
+            || u == "\u{2028}" || u == "\u{2029}"
+    }
+
+    static func hex4(_ v: UInt32) -> String {
+        let h = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - h.count)) + h
     }
 
     /// The board a `start` line names: a board file, or a display and a layout.
@@ -144,6 +190,8 @@ public enum ScenarioParser {
                 guard boardRef == nil else { throw Problem(message: "board= given twice") }
                 boardRef = String(a.dropFirst(6))
             } else if a.hasPrefix("display=") || a.hasPrefix("buttons=") {
+                let key = a.hasPrefix("display=") ? "display=" : "buttons="
+                guard !rest.contains(where: { $0.hasPrefix(key) }) else { throw Problem(message: "\(key) given twice") }
                 sawDisplayOrButtons = true
                 rest.append(a)
             } else {
@@ -230,7 +278,11 @@ public enum ScenarioParser {
         case "start":
             var positional = ArraySlice<String>()
             var zone = "UTC", dayStart = 3
+            var seen: Set<String> = []
             for a in args {
+                if let eq = a.firstIndex(of: "="), !seen.insert(String(a[...eq])).inserted {
+                    throw Problem(message: "'\(a[...eq])' given twice")
+                }
                 if a.hasPrefix("zone=") { zone = String(a.dropFirst(5)) }
                 else if a.hasPrefix("day-start=") {
                     guard let h = Int(a.dropFirst(10)), (0...23).contains(h) else { throw Problem(message: "day-start must be 0–23") }
@@ -274,7 +326,10 @@ public enum ScenarioParser {
                     throw Problem(message: "'\(a)' is not key=value")
                 }
                 let key = String(a[..<eq]), value = String(a[a.index(after: eq)...])
-                if key == "id" { id = value; continue }
+                if key == "id" {
+                    guard id == nil else { throw Problem(message: "'id=' given twice") }
+                    id = value; continue
+                }
                 guard fields[key] == nil else { throw Problem(message: "field '\(key)' given twice") }
                 fields[key] = value
             }
@@ -290,14 +345,14 @@ public enum ScenarioParser {
             return .expect(path: args[0], op: op, value: args[2])
         case "snapshot":
             let n = try one("file name")
-            guard n.hasSuffix(".png"), !n.contains("/"), !n.hasPrefix(".") else {
-                throw Problem(message: "snapshot names a .png file in the output folder (no '/')")
+            guard n.hasSuffix(".png"), n.count > 4, safePathComponent(n) == n else {
+                throw Problem(message: "snapshot names a .png file in the output folder (a plain name: no '/', no control characters, not starting with '.' or '-')")
             }
             return .snapshot(n)
         case "export":
             let n = try one("file name")
-            guard n.hasSuffix(".json"), !n.contains("/"), !n.hasPrefix(".") else {
-                throw Problem(message: "export names a .json file in the output folder (no '/')")
+            guard n.hasSuffix(".json"), n.count > 5, safePathComponent(n) == n else {
+                throw Problem(message: "export names a .json file in the output folder (a plain name: no '/', no control characters, not starting with '.' or '-')")
             }
             return .export(n)
         case "restart":

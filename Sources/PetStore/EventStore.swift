@@ -8,6 +8,9 @@
 // the connection is opened with SQLITE_OPEN_NOMUTEX accordingly.
 
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public final class EventStore {
     /// Tuning knobs. The defaults are the durable production settings.
@@ -189,6 +192,12 @@ public final class EventStore {
         }
     }
 
+    /// Deletes every snapshot (they are a cache: the next opening replays the whole journal).
+    /// For the bench's before/after figure and for a snapshot format that went wrong.
+    public func dropSnapshots() throws(StoreError) {
+        try live().execute("DELETE FROM snapshots", "drop snapshots")
+    }
+
     /// Sets a metadata value (committed immediately).
     public func setMeta(_ key: String, _ value: String) throws(StoreError) {
         let stmt = try live().prepare(
@@ -311,8 +320,25 @@ public final class EventStore {
                 throw .notADatabase(path: path)
             case .truncatedHeader:
                 throw .corrupt(path: path, detail: "file ends inside the 100-byte SQLite header")
-            case .newDatabase, .sqliteHeader, .unreadable:
-                break  // .unreadable: let SQLite report the precise reason
+            case .sqliteHeader:
+                // Decide foreign and newer files from the bytes (and a hot -wal's newest page 1)
+                // before SQLite opens anything: its recovery and checkpoint would rewrite them.
+                if let h = HeaderProbe.read(path: path) {
+                    let isNew = h.applicationID == 0 && h.userVersion == 0 && h.schemaCookie == 0
+                    if !isNew && h.applicationID != Schema.applicationID {
+                        throw .foreignFile(path: path, applicationID: h.applicationID)
+                    }
+                    if h.applicationID == Schema.applicationID && Int(h.userVersion) > target {
+                        throw .newerSchema(path: path, found: Int(h.userVersion), supported: target)
+                    }
+                }
+            case .newDatabase:
+                // The journal holds the owner's personal data: create it owner-only (SQLite gives
+                // its -wal and -shm the database file's mode).
+                let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+                if fd >= 0 { _ = fchmod(fd, 0o600); _ = Glibc.close(fd) }
+            case .unreadable:
+                break  // let SQLite report the precise reason
             }
         }
 
@@ -322,10 +348,22 @@ public final class EventStore {
             try inspect(conn, path: path, options: options, target: target)
             try configure(conn, inMemory: inMemory, options: options)
             try migrate(conn, path: path, to: target)
+            if !inMemory { makePrivate(path) }
             return conn
         } catch {
             conn.close()
             throw error
+        }
+    }
+
+    /// Journal files are the owner's: the database, its -wal and -shm are made 0600 (files from
+    /// older builds were 0644). Only after every check passed: a refused file is left as it was.
+    static func makePrivate(_ path: String) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var st = stat()
+            guard stat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_mode & 0o077 != 0,
+                  st.st_uid == geteuid() else { continue }
+            _ = chmod(file, 0o600)
         }
     }
 

@@ -20,6 +20,8 @@ Figures (NAME):
               reminders shown within 1 s and never twice; storage written per day
   rss         peak RSS of this process after the scripted year
   coldstart   process start -> journal replayed -> first frame, median of 21 runs (new journal and a year's journal)
+  sessions    cold_start_ms: open a journal written in 500 sessions of 100 events -> first command applied
+              (median of 11), and the same journal without snapshots (as before the snapshot counter persisted)
   stats       every stats screen over five years of scripted history
   render      full-frame renders of the 240x240 home screen per second, and the same screen drawn with PIL
   buttons     button edge -> frame ready (p50/p95/p99), bytes the panel receives per interaction
@@ -650,6 +652,71 @@ func benchInstructions(interactions n: Int) throws {
     emit(fields)
 }
 
+/// Opening a journal written in many short sessions: `sessions` openings of `perSession` events
+/// each (tasks created and deleted), then the time from opening it to the first command's reply
+/// (median of `runs`). Compared with the same journal without snapshots: what every opening cost
+/// while the snapshot counter restarted at each opening (short sessions never made a snapshot).
+func benchSessionColdStart(sessions: Int, perSession: Int, runs: Int, dir: String) throws {
+    let db = dir + "/sessions.db"
+    let fast = EventStore.Options(synchronous: .off)
+    var at = start2026
+    var n = 0
+    for _ in 0..<sessions {
+        let store = try wrapStore { () throws(StoreError) in try EventStore(path: db, options: fast) }
+        let app = try PetApp(store: store, now: at, zone: "Europe/Berlin")
+        let target = try wrapStore { () throws(StoreError) in try store.eventCount() } + perSession
+        while try wrapStore({ () throws(StoreError) in try store.eventCount() }) < target {
+            at = at + 20
+            n += 1
+            let action: [String: String] = n % 2 == 1 ? ["task": "s\(n / 2)", "title": "Session task"] : ["task": "s\((n - 1) / 2)"]
+            let c = try CommandParser.parseOrThrow(name: n % 2 == 1 ? "task.create" : "task.delete", fields: action,
+                                                   id: "s\(n)", at: at, clock: app.state.clock)
+            try app.handle(c)
+        }
+        store.close()
+    }
+    let bare = dir + "/sessions-no-snapshots.db"
+    let bytes = try readRegularFile(db, limit: 1 << 30)
+    try writeFile(bare, bytes)
+    try wrapStore { () throws(StoreError) in let s = try EventStore(path: bare); try s.dropSnapshots(); s.close() }
+
+    func measure(_ path: String, snapshotEvery: Int) throws -> (samples: [Double], events: Int, snapshot: Int64) {
+        var samples: [Double] = []
+        var events = 0
+        var snapshot: Int64 = 0
+        for r in 0..<runs {
+            let t0 = monoNs()
+            let store = try wrapStore { () throws(StoreError) in try EventStore(path: path) }
+            let app = try PetApp(store: store, now: at, zone: "Europe/Berlin", snapshotEvery: snapshotEvery)
+            let c = try CommandParser.parseOrThrow(name: "task.create", fields: ["task": "cold\(path.count)-\(r)", "title": "Cold"],
+                                                   id: "cold-\(path.count)-\(r)", at: at + 1, clock: app.state.clock)
+            try app.handle(c)
+            samples.append(Double(monoNs() - t0) / 1e6)
+            events = try wrapStore { () throws(StoreError) in try store.eventCount() }
+            snapshot = (try? store.latestSnapshot(format: PetApp.snapshotFormat)?.seq) ?? 0
+            store.close()
+        }
+        return (samples.sorted(), events, snapshot)
+    }
+    let after = try measure(db, snapshotEvery: 2000)
+    let before = try measure(bare, snapshotEvery: Int.max)
+    emit([("figure", q("cold_start_ms")), ("journal", q("\(sessions) sessions of \(perSession) events")),
+          ("events", "\(after.events)"), ("newest_snapshot_seq", "\(after.snapshot)"), ("runs", "\(runs)"),
+          ("median", f(percentile(after.samples, 50))), ("p95", f(percentile(after.samples, 95))),
+          ("without_snapshots_median", f(percentile(before.samples, 50))),
+          ("measured", q("open journal -> state rebuilt -> first command stored and applied"))])
+}
+
+func wrapStore<T>(_ body: () throws(StoreError) -> T) throws(AppError) -> T {
+    do { return try body() } catch { throw .store(error) }
+}
+
+extension CommandParser {
+    static func parseOrThrow(name: String, fields: [String: String], id: String, at: Instant, clock: DayClock) throws(AppError) -> Command {
+        do { return try parse(name: name, fields: fields, id: id, at: at, clock: clock) } catch { throw .domain(error) }
+    }
+}
+
 /// Spawns this binary in probe mode and measures until it exits.
 func benchColdStart(runs: Int, db: String, label: String) throws {
     var samples: [Double] = []
@@ -695,8 +762,20 @@ if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-var only: Set<String> = ["latency", "year", "rss", "coldstart", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "att", "catchup"]
-if let i = argv.firstIndex(of: "--only"), i + 1 < argv.count { only = Set(argv[i + 1].split(separator: ",").map(String.init)) }
+let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "att", "ctl", "catchup"]
+var only: Set<String> = Set(figures).subtracting(["ctl"])   // ctl runs with link
+if let i = argv.firstIndex(of: "--only") {
+    guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else {
+        printError("deskpet-bench: --only needs figure names: \(figures.joined(separator: ", "))"); exit(2)
+    }
+    only = Set(argv[i + 1].split(separator: ",").map(String.init))
+    let unknown = only.subtracting(figures).sorted()
+    guard unknown.isEmpty, !only.isEmpty else {
+        printError("deskpet-bench: unknown figure \(unknown.map { "'\($0)'" }.joined(separator: ", ")) "
+                   + "(valid: \(figures.joined(separator: ", ")))")
+        exit(2)
+    }
+}
 for a in argv where a.hasPrefix("-") && !["--quick", "--only"].contains(a) {
     printError("deskpet-bench: unknown option '\(a)' (see --help)"); exit(2)
 }
@@ -706,6 +785,10 @@ do {
     var yearDB: String?
     if only.contains("year") || only.contains("rss") || only.contains("coldstart") {
         yearDB = try benchYear(days: quick ? 30 : 365, dir: dir)
+    }
+    if only.contains("sessions") {
+        progress("sessions: a journal written in 500 short sessions, opened cold")
+        try benchSessionColdStart(sessions: quick ? 50 : 500, perSession: 100, runs: quick ? 3 : 11, dir: dir)
     }
     if only.contains("stats") { try benchStats(years: quick ? 1 : 5) }
     if only.contains("render") { progress("render: home screen frames"); try benchRender(frames: quick ? 500 : 20_000) }

@@ -4,6 +4,7 @@ import Glibc
 import PetSim
 import PetUI
 import PetDevice
+import PetLink
 
 let usage = """
 deskpet-sim: the DeskPet simulator — the device's own code on a virtual clock and a headless display.
@@ -45,6 +46,7 @@ Options:
   --scale N       --interactive: N×N pixels per terminal cell half (default: fit the terminal)
   --speed N       --interactive: start at time speed 1, 60 or 3600 (× real time)
   --help, -h      this help
+  --version       the version (the same for deskpet, deskpetctl and the package)
 
 Interactive keys: a/b/c (d) tap · A/B/C long press · two quick taps = double tap · x A+C ·
 X A+C held 3 s (factory reset) · arrow keys/Enter joystick · + / - time speed (1×, 60×, 3600×) ·
@@ -75,6 +77,7 @@ while i < args.count {
     let a = args[i]
     switch a {
     case "--help", "-h": print(usage); exit(0)
+    case "--version": print("deskpet-sim \(DeskPetVersion.string)"); exit(0)
     case "--verbose", "-v": options.verbose = true
     case "--quiet", "-q": options.quiet = true
     case "--in-memory": options.inMemory = true
@@ -149,14 +152,15 @@ do {
         emit("DeskPet: \(s.pet.name) — coins \(s.coins), level \(s.level), streak \(s.streak) (the journal was in memory)")
     case "pictures":
         let profiles = board.map { [$0.profile] } ?? (displays.isEmpty ? [DisplayProfile.square240, .wide320] : displays)
-        for p in profiles { try makeDirectories("\(options.outDir)/\(p.id)") }
+        // The README pictures show a made-up household, not the owner's data: readable by all.
+        for p in profiles { try makeDirectories("\(options.outDir)/\(p.id)", mode: 0o755) }
         for picture in try Pictures.screenshots(profiles: profiles) {
             let path = "\(options.outDir)/\(picture.name)"
-            try writeFile(path, picture.png)
+            try writeFile(path, picture.png, mode: 0o644)
             if !options.quiet { emit("  📷 \(path)") }
         }
         let gif = "\(options.outDir)/demo.gif"
-        try writeFile(gif, try Pictures.gif(profile: profiles[0]))
+        try writeFile(gif, try Pictures.gif(profile: profiles[0]), mode: 0o644)
         if !options.quiet { emit("  🎞 \(gif)") }
     case "demo":
         if printDemo { print(Demo.text); exit(0) }
@@ -179,7 +183,7 @@ do {
         guard !files.isEmpty else { printError("deskpet-sim: \(mode) needs scenario files (see --help)\n"); exit(2) }
         var parsed: [Scenario] = []
         for f in files { parsed.append(try onBoard(try ScenarioParser.parse(try readTextFile(f), file: f))) }
-        if mode == "check" { emit("\(parsed.count) scenario(s) OK"); exit(0) }
+        if mode == "check" { emit("\(parsed.count) scenario(s) OK"); exit(outputSucceeded() ? 0 : 1) }
         if gifPath != nil && parsed.count != 1 { printError("deskpet-sim: --gif records exactly one scenario\n"); exit(2) }
         let runner = ScenarioRunner(options: options, print: emit)
         for s in parsed { _ = try runner.run(s) }
@@ -198,5 +202,10 @@ do {
     }
 } catch {
     printError("FAILED \(error)")
+    exit(1)
+}
+// A transcript that could not be written in full (a full disk, a closed pipe) is a failure too.
+if !outputSucceeded() {
+    printError("deskpet-sim: cannot write the transcript to standard output (\(errnoText()))")
     exit(1)
 }

@@ -52,7 +52,7 @@ SIGUSR1 (debugging, tests): writes what the panel shows to DATA/frame.dump (docs
 Board format: docs/boards.md. Wiring guides: docs/boards/.
 """
 
-let version = "0.1.0"
+let version = DeskPetVersion.string
 let log = SystemLog.forStderr()
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -105,7 +105,8 @@ func loadBoard(_ arg: String) -> Board {
         if let b = try? Board.builtIn(named: arg) { return b }
         fail("no board named '\(arg)' in \(boardFolders.joined(separator: ", ")) (deskpet boards lists them)", status: 2)
     }
-    guard let bytes = readFile(path, limit: 1 << 20) else { fail("\(path): cannot read the board file (\(errnoText()))", status: 2) }
+    let bytes: [UInt8]
+    do { bytes = try readRegularFile(path, limit: 1 << 20) } catch { fail("board file \(error)", status: 2) }
     do { return try BoardParser.parse(bytes: bytes, file: path) } catch { fail("\(error)", status: 2) }
 }
 
@@ -180,7 +181,7 @@ let clock = SystemClock()
 var hardware: Hardware
 do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
 // Only now that the board's devices opened: a refused start leaves nothing behind.
-do { try makeDirectories(dataDir, mode: 0o700) } catch { fail("data folder: \(error)") }
+do { try makePrivateDirectory(dataDir) } catch { fail("data folder: \(error)") }
 
 let store: EventStore
 do { store = try EventStore(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }

@@ -73,8 +73,8 @@ func stats(_ ctl: Ctl, _ a: Args) throws(CtlError) -> Int32 {
     if let dir = a.options["png"] {
         do {
             try StateFile.makeDirectory(dir)
-            try StateFile.writeAtomically(dir + "/coins.png", barChart(days.map(\.coinsEarned), color: (230, 170, 30)), mode: 0o644)
-            try StateFile.writeAtomically(dir + "/tasks.png", barChart(days.map(\.tasksCompleted), color: (60, 140, 220)), mode: 0o644)
+            try StateFile.writeAtomically(dir + "/coins.png", barChart(days.map(\.coinsEarned), color: (230, 170, 30)))
+            try StateFile.writeAtomically(dir + "/tasks.png", barChart(days.map(\.tasksCompleted), color: (60, 140, 220)))
         } catch { throw CtlError(code: Exit.files, message: error.description) }
         out("wrote \(dir)/coins.png and \(dir)/tasks.png")
     }

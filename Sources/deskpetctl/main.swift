@@ -66,6 +66,7 @@ func run(_ argv: [String]) throws(CtlError) -> Int32 {
     while i < argv.count, argv[i].hasPrefix("--") {
         let a = argv[i]
         if a == "--help" || a == "-h" { out(usageText); return Exit.ok }
+        if a == "--version" { out("deskpetctl \(DeskPetVersion.string)"); return Exit.ok }
         guard i + 1 < argv.count else { throw .usage("\(a) needs a value") }
         switch a {
         case "--tcp": tcp = argv[i + 1]

@@ -139,8 +139,9 @@ final class HabitScoreTests: XCTestCase {
         XCTAssertEqual(h.state.coins, 61)
         XCTAssertEqual(h.state.xp, 31)
         XCTAssertEqual(scores.map(\.xp), [8, 9, 0, 5, 9])
-        // Daily streak (habits count like a due item): Mon 1, Tue 2, Wed 0, Thu 0, Fri 1.
-        XCTAssertEqual(h.journal.closedDays.map(\.streak), [1, 2, 0, 0, 1])
+        // Daily streak (every habit counts like a due item; movement only matters for the bonus):
+        // Mon 1, Tue 2, Wed 0 (nothing), Thu 1 (the habit without movement), Fri 2.
+        XCTAssertEqual(h.journal.closedDays.map(\.streak), [1, 2, 0, 1, 2])
         // Stats keep each day's habit score.
         XCTAssertEqual(h.state.stats[dayNumber("2026-03-02")].habitScore, 16)
         XCTAssertEqual(h.state.stats[dayNumber("2026-03-05")].habitScore, 10)
@@ -265,17 +266,19 @@ final class HabitChecklistTests: XCTestCase {
         var h = Harness(at: "2026-03-02 08:00")
         h.ok("task.create", ["task": "t", "title": "T", "due": "today 18:00"])
         h.ok("task.complete", ["task": "t"])
-        h.addHabits(1)
-        h.check("h1")
-        // The task is done but the checklist misses movement: the habits item is missed → streak 0.
+        h.addHabits(2)
+        h.check("h1", "movement")
+        // The task is done but one habit is unchecked: the habits item is missed → streak 0.
         let mon = h.advance(to: "2026-03-03 04:00").closedDays
         XCTAssertEqual(mon.map(\.due), [2])
         XCTAssertEqual(mon.map(\.missed), [1])
         XCTAssertEqual(h.state.streak, 0)
-        h.check("h1", "movement")
+        // Both habits without movement: done for the streak (SPEC §7), but no bonus (§4).
+        h.check("h1", "h2")
         h.advance(to: "2026-03-04 04:00")
         XCTAssertEqual(h.state.streak, 1)
-        XCTAssertEqual(h.engine.state.habits.lastScore?.complete, true)
+        XCTAssertEqual(h.engine.state.habits.lastScore?.complete, false, "the bonus still needs movement")
+        XCTAssertEqual(h.engine.state.habits.lastScore?.bonus, 0)
     }
 
     func testAddingAndRemovingHabits() {

@@ -116,7 +116,7 @@ final class EventCodingTests: XCTestCase {
         var plain = task
         plain.project = nil; plain.due = nil; plain.estimate = nil; plain.recurrence = nil; plain.reminders = []
         plain.completedAt = nil; plain.reward = nil; plain.missedDay = nil; plain.spawnedID = nil
-        plain.spawnedFrom = nil; plain.excusedDay = nil
+        plain.spawnedFrom = nil; plain.excusedDay = nil; plain.plannedSecondOfDay = nil
         var every = task
         every.recurrence = Recurrence(rule: .everyNDays(3))
         return [

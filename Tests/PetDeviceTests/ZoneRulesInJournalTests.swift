@@ -71,7 +71,7 @@ final class ZoneRulesInJournalTests: XCTestCase {
         let store = app.store
         XCTAssertNotNil(try store.latestSnapshot(format: PetApp.snapshotFormat))
         let resumed = try XCTUnwrap(PetApp.resume(store: store, zones: nowhere), "the snapshot needs no zone file")
-        XCTAssertEqual(resumed.state, live)
+        XCTAssertEqual(resumed.engine.state, live)
         store.close()
         let reopened = try PetApp(store: try EventStore(path: path), zones: nowhere, now: live.now)
         XCTAssertEqual(reopened.state, live)

@@ -316,4 +316,49 @@ final class InteractiveTests: XCTestCase {
         }
         XCTAssertFalse(alive, "q did not quit")
     }
+
+    /// Ctrl-Z gives the shell a normal terminal (main screen, line mode), `fg` brings the device
+    /// back (raw, alternate screen, redrawn), and Ctrl-\\ (SIGQUIT) leaves the terminal restored.
+    func testSuspendResumeAndQuitSignalRestoreTheTerminal() throws {
+        guard let sim = Self.simulatorBinary else { return XCTFail("deskpet-sim is not built next to the tests; swift test builds it") }
+        guard let tmuxPath = Self.tmuxPath else { return XCTFail("tmux is not installed: run tools/setup-debian.sh") }
+        let tmux = try Tmux(path: tmuxPath)
+        defer { tmux.kill() }
+        let started = try tmux.run(["new-session", "-d", "-s", "sim", "-x", "130", "-y", "66", "exec bash --norc --noprofile"])
+        XCTAssertEqual(started.status, 0, started.output)
+        func alternate() throws -> String {
+            try tmux.run(["display", "-p", "-t", "sim", "#{alternate_on}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func waitAlternate(_ on: Bool, _ what: String) throws {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, try alternate() != (on ? "1" : "0") { Thread.sleep(forTimeInterval: 0.1) }
+            XCTAssertEqual(try alternate(), on ? "1" : "0", what)
+        }
+        try tmux.run(["send-keys", "-t", "sim", "PS1='READY$ '; '\(sim)' --interactive --scale 2", "Enter"])
+        _ = try waitFor(tmux, "the device") { Self.statusLine($0).contains("▶ 1×") }
+        try waitAlternate(true, "the device runs on the alternate screen")
+
+        try tmux.run(["send-keys", "-t", "sim", "C-z"])
+        try waitAlternate(false, "Ctrl-Z must leave the alternate screen")
+        try tmux.run(["send-keys", "-t", "sim", "clear; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon\\|-\\?echo' | tr '\\n' ' '; echo SUSPENDED", "Enter"])
+        let modes = "-?icanon -?echo SUSPENDED"
+        var pane = try waitFor(tmux, "the shell's stty output") { Self.plain($0).range(of: modes, options: .regularExpression) != nil }
+        XCTAssertNotNil(Self.plain(pane).range(of: "(^|\n)icanon echo SUSPENDED", options: .regularExpression),
+                      "after Ctrl-Z the shell must have line mode back:\n\(Self.plain(pane))")
+
+        try tmux.run(["send-keys", "-t", "sim", "fg", "Enter"])
+        try waitAlternate(true, "fg must put the device back on the alternate screen")
+        pane = try waitFor(tmux, "the redrawn device") { Self.statusLine($0).contains("▶ 1×") && $0.contains("▀") }
+        // Keys work again (raw mode): pause shows at once, without Enter.
+        try tmux.run(["send-keys", "-t", "sim", "space"])
+        _ = try waitFor(tmux, "pause after fg") { Self.statusLine($0).contains("paused") }
+
+        try tmux.run(["send-keys", "-t", "sim", "C-\\"])
+        try waitAlternate(false, "Ctrl-\\ must leave the alternate screen")
+        try tmux.run(["send-keys", "-t", "sim", "s=$?; clear; echo status=$s; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon\\|-\\?echo' | tr '\\n' ' '; echo QUIT", "Enter"])
+        pane = try waitFor(tmux, "the shell after Ctrl-\\") { Self.plain($0).range(of: "-?icanon -?echo QUIT", options: .regularExpression) != nil }
+        XCTAssertTrue(Self.plain(pane).contains("status=131"), Self.plain(pane))
+        XCTAssertNotNil(Self.plain(pane).range(of: "(^|\n)icanon echo QUIT", options: .regularExpression),
+                      "after Ctrl-\\ the terminal must be in line mode:\n\(Self.plain(pane))")
+    }
 }

@@ -213,7 +213,8 @@ final class ArtTests: XCTestCase {
     }
 
     func testMonoThemesAreBlackAndWhiteAndResolveForOneBitDisplays() {
-        XCTAssertEqual(Theme.resolve(.light, for: .oled128), .monoLight)
+        XCTAssertEqual(Theme.resolve(.light, for: .oled128), .monoDark)   // the OLED is always white on black
+        XCTAssertEqual(Theme.resolve(.light, for: .epaper250), .monoLight)
         XCTAssertEqual(Theme.resolve(.dark, for: .epaper250), .monoDark)
         XCTAssertEqual(Theme.resolve(.dark, for: .square240), .dark)
         XCTAssertEqual(Theme.monoLight.background, .white)

@@ -29,12 +29,46 @@ public enum CommandParser {
         ]
     }()
 
+    /// Fields that may hold several lines (a newline or a tab is text there); every other field is
+    /// one line.
+    public static let multiLineFields: Set<String> = ["notes", "thoughts", "text", "stressors", "feelings"]
+
+    /// Refuses control characters (NUL, BEL, ESC, DEL, the C1 range, line and paragraph
+    /// separators …) in every field and in the command id, naming the field and the code point —
+    /// never the text. Only newline and tab are allowed, and only in `multiLineFields`. Every
+    /// command from a scenario, the phone link or a tool passes here.
+    public static func checkControlCharacters(_ fields: [String: String], id: String) throws(DomainError) {
+        func bad(_ u: Unicode.Scalar, multiLine: Bool) -> Bool {
+            if multiLine && (u == "\n" || u == "\t") { return false }
+            return u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) || u == "\u{2028}" || u == "\u{2029}"
+        }
+        func hex(_ v: UInt32) -> String {
+            let h = String(v, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - h.count)) + h
+        }
+        if let u = id.unicodeScalars.first(where: { bad($0, multiLine: false) }) {
+            throw .invalidField(field: "id", reason: "holds the control character \(hex(u.value))")
+        }
+        for key in fields.keys.sorted() {
+            guard let value = fields[key] else { continue }
+            if let u = key.unicodeScalars.first(where: { bad($0, multiLine: false) }) {
+                throw .invalidField(field: "(a field name)", reason: "holds the control character \(hex(u.value))")
+            }
+            let multiLine = multiLineFields.contains(key)
+            if let u = value.unicodeScalars.first(where: { bad($0, multiLine: multiLine) }) {
+                throw .invalidField(field: key, reason: "holds the control character \(hex(u.value))"
+                                    + (multiLine ? " (only newlines and tabs are allowed)" : " (one line of text)"))
+            }
+        }
+    }
+
     public static func parse(name: String, fields: [String: String], id: String, at: Instant,
                              clock: DayClock, current: DeviceSettings? = nil) throws(DomainError) -> Command {
         guard let allowed = fieldsByCommand[name] else { throw .unknownCommand(name: name) }
         for key in fields.keys.sorted() where !allowed.contains(key) {
             throw .invalidField(field: key, reason: "is not a field of \(name) (fields: \(allowed.sorted().joined(separator: ", ")))")
         }
+        try checkControlCharacters(fields, id: id)
         let f = Fields(values: fields, at: at, clock: clock)
         let action: Action
         switch name {
@@ -46,6 +80,7 @@ public enum CommandParser {
             d.priority = try f.priority("priority") ?? .normal
             d.start = try f.time("start")
             d.due = try f.time("due")
+            d.plannedSecondOfDay = TimeText.wallSecondOfDay(f["due"] ?? f["start"])
             d.estimate = try f.int("estimate")
             d.recurrence = try f.recurrence()
             d.reminders = try f.times("reminders") ?? []
@@ -55,6 +90,7 @@ public enum CommandParser {
             p.title = f["title"]; p.notes = f["notes"]; p.category = f["category"]; p.project = f["project"]
             p.priority = try f.priority("priority")
             p.start = try f.time("start"); p.due = try f.time("due"); p.estimate = try f.int("estimate")
+            p.plannedSecondOfDay = TimeText.wallSecondOfDay(f["due"] ?? f["start"])
             p.recurrence = try f.recurrence()
             p.reminders = try f.times("reminders")
             p.clear = f["clear"].map { $0.split(separator: ",").map(String.init) } ?? []
@@ -223,6 +259,18 @@ public enum TimeText {
             } else { return nil }
         }
         return haveDigits ? nil : total
+    }
+
+    /// The wall-clock time of day a local time text names ("YYYY-MM-DD HH:MM[:SS]", "today HH:MM",
+    /// "tomorrow HH:MM"), in seconds since midnight; nil for "+…", "@…" (instants, not wall times)
+    /// and for text that is not a time. A repeating task keeps this time even when it falls inside a
+    /// DST gap on its first date (02:30 typed for the spring-forward Sunday: due 03:30, then 02:30).
+    public static func wallSecondOfDay(_ s: String?) -> Int? {
+        guard let s, !s.hasPrefix("@"), !s.hasPrefix("+") else { return nil }
+        for word in ["today ", "tomorrow "] where s.hasPrefix(word) {
+            return minuteOfDay(String(s.dropFirst(word.count))).map { $0 * 60 }
+        }
+        return LocalDateTime(parsing: s)?.secondOfDay
     }
 
     /// "2026-03-08 14:05" in the clock's zone.

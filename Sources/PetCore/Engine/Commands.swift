@@ -25,6 +25,9 @@ public struct TaskDraft: Sendable, Equatable {
     public var estimate: Int?
     public var recurrence: Recurrence?
     public var reminders: [Instant] = []
+    /// The wall-clock time of day the owner wrote for the due (or the start when undated), seconds
+    /// since midnight, when it was written as a local time; used only if it resolves to the due.
+    public var plannedSecondOfDay: Int?
 
     public init(id: String? = nil, title: String) { self.id = id; self.title = title }
 }
@@ -42,6 +45,8 @@ public struct TaskPatch: Sendable, Equatable {
     public var estimate: Int?
     public var recurrence: Recurrence?
     public var reminders: [Instant]?
+    /// As in `TaskDraft`, for a new due (or start of an undated task).
+    public var plannedSecondOfDay: Int?
     public var clear: [String] = []
     public init() {}
 }

@@ -118,6 +118,11 @@ public struct Engine: Sendable {
     }
 
     private mutating func foldDayClosed(_ r: DayResult, at: Instant) {
+        // The day's habits item for the mood (scored just before, in `habit.day-scored`).
+        if !r.paused, let habitsDone = habitDayComplete(day: r.day) {
+            if habitsDone { state.tally[r.day, default: DayTally()].habitsDone = 1 }
+            else { state.tally[r.day, default: DayTally()].habitsMissed = 1 }
+        }
         state.openDay = max(state.openDay, r.day + 1)
         if r.streak == 0 && state.streak > 0 { state.lastBreak = StreakBreak(day: r.day, length: state.streak, at: at) }
         state.streak = r.streak
@@ -191,11 +196,13 @@ public struct Engine: Sendable {
         case .setTimeZone(let id):
             guard let rules = zones(id) else { throw .unknownTimeZone(id: id) }
             emit(.zoneChanged(id: id, rules: rules), at: at)
+            closeEndedDays(at: at)
         case .setDayStart(let hour):
             guard (0...23).contains(hour) else {
                 throw .invalidField(field: "hour", reason: "day start must be an hour 0–23 (got \(hour))")
             }
             emit(.dayStartChanged(hour: hour), at: at)
+            closeEndedDays(at: at)
         case let .setQuietHours(s, e):
             guard (0..<1440).contains(s), (0..<1440).contains(e) else {
                 throw .invalidField(field: "quiet hours", reason: "times must be 00:00–23:59")
@@ -236,6 +243,18 @@ public struct Engine: Sendable {
             guard try runSubsystemAction(action, at: at, commandID: commandID) else {
                 throw .invalidState(kind: "command", id: action.name, reason: "is handled by no subsystem")
             }
+        }
+    }
+
+    /// A zone or day-start change can move the open day's end into the past: that day (and, after a
+    /// jump of more than a day's worth of hours, the next one) closes at once, at the command's
+    /// instant, as part of the same command, so the day and coins shown change with the setting.
+    /// Each day still closes exactly once (days only move forward).
+    private mutating func closeEndedDays(at: Instant) {
+        var guardCount = 0
+        while state.clock.start(ofDay: state.openDay + 1) <= at && guardCount < 3 {
+            closeDay(at: max(at, state.now))
+            guardCount += 1
         }
     }
 
@@ -312,6 +331,9 @@ public struct Engine: Sendable {
         closeDaySubsystems(day: day, boundary: boundary)
         var due = 0, done = 0, missed = 0
         for t in state.tasks.values {
+            // A task already judged for an earlier day (missed or excused) is not due again, even if
+            // a zone or day-start change moved its due time into this day's hours.
+            if let m = t.missedDay ?? t.excusedDay, m != day { continue }
             let dueToday = t.due.map { $0 >= dayStart && $0 < boundary } ?? false
             if dueToday || t.missedDay == day {
                 due += 1

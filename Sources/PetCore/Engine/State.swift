@@ -1,8 +1,27 @@
 /// The whole domain state: a fold over events. Everything here is derived from the journal.
 
 public struct DayTally: Codable, Sendable, Equatable {
+    /// Tasks completed / missed that day.
     public var done = 0
     public var missed = 0
+    /// The day's habits item (SPEC §7: every habit is a due item): 1 in `habitsDone` when every habit
+    /// was checked at the close, 1 in `habitsMissed` when one was not; both 0 without a checklist or
+    /// on a paused day. Used by the mood's follow-through (§5), not by the perfect week.
+    public var habitsDone = 0
+    public var habitsMissed = 0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey { case done, missed, habitsDone, habitsMissed }
+
+    /// Snapshots written before the habits fields existed decode them as 0.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        done = try c.decode(Int.self, forKey: .done)
+        missed = try c.decode(Int.self, forKey: .missed)
+        habitsDone = try c.decodeIfPresent(Int.self, forKey: .habitsDone) ?? 0
+        habitsMissed = try c.decodeIfPresent(Int.self, forKey: .habitsMissed) ?? 0
+    }
 }
 
 public struct Speech: Codable, Sendable, Equatable {
@@ -165,15 +184,17 @@ public struct PetState: Sendable, Equatable, Codable {
         let n = needs(at: t)
         var done3 = 0, missed3 = 0
         for d in (openDay - 2)...openDay {
-            done3 += tally[d]?.done ?? 0
-            missed3 += tally[d]?.missed ?? 0
+            done3 += (tally[d]?.done ?? 0) + (tally[d]?.habitsDone ?? 0)
+            missed3 += (tally[d]?.missed ?? 0) + (tally[d]?.habitsMissed ?? 0)
         }
+        // A habit checked today is a completed item too ("one completed item cheers it up").
+        let habitToday = checkedToday.contains { $0 != HabitRules.movement } ? 1 : 0
         return MoodRules.mood(
             asleep: isAsleep(at: t),
             sinceCelebration: lastCelebration.map { t - $0 },
             sincePetting: lastPetting.map { t - $0 },
             fullness: n.fullness, energy: n.energy,
-            done3: done3, missed3: missed3, doneToday: tally[openDay]?.done ?? 0)
+            done3: done3, missed3: missed3, doneToday: (tally[openDay]?.done ?? 0) + habitToday)
     }
 
     /// What the pet is saying at `t`: the latest line for 2 minutes, then an idle line that

@@ -368,10 +368,15 @@ extension PetState {
     }
 
     /// The instant of a daily time (minute of the day) within day `d`: on d's date if at or after the
-    /// day-start hour, else on the next date (a night owl's 01:00 still belongs to the day).
+    /// day-start hour, else on the next date (a night owl's 01:00 still belongs to the day). A time
+    /// inside a DST gap moves forward by the gap; if that would carry it past the day's end (02:30 on
+    /// the spring-forward night with days starting at 03:00) it is the day's last second instead — the
+    /// moment the clock jumps — so the reminder still falls in (and fires in) its own day.
     public func instant(minute: Int, inDay d: Int) -> Instant {
         let date = clock.date(ofDay: d).adding(days: minute * 60 >= clock.dayStartHour * 3600 ? 0 : 1)
-        return clock.instant(LocalDateTime(date: date, secondOfDay: minute * 60))
+        let t = clock.instant(LocalDateTime(date: date, secondOfDay: minute * 60))
+        let end = clock.start(ofDay: d + 1)
+        return t < end ? t : end - 1
     }
 }
 

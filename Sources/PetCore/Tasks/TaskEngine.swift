@@ -66,6 +66,7 @@ extension Engine {
             draft.start = max(old.start, at)
             draft.due = old.due.map { max($0, draft.start ?? at) }
             draft.reminders = old.reminders.filter { $0 > at }
+            draft.plannedSecondOfDay = old.plannedSecondOfDay
             emit(.taskCreated(try makeTask(draft, defaultID: commandID, at: at)), at: at)
         case .startTask(let id):
             let t = try task(id)
@@ -167,7 +168,8 @@ extension Engine {
                         priority: d.priority, start: start, due: d.due, estimate: d.estimate, recurrence: d.recurrence,
                         reminders: d.reminders, remindersDone: [], state: .pending, createdAt: at, completedAt: nil,
                         reward: nil, missedDay: nil, seriesID: id, occurrence: 0, spawnedID: nil, spawnedFrom: nil,
-                        excusedDay: nil)
+                        excusedDay: nil,
+                        plannedSecondOfDay: state.clock.plannedLocal(d.due ?? start, secondOfDay: d.plannedSecondOfDay).secondOfDay)
     }
 
     private func validateProject(_ p: String) throws(DomainError) {
@@ -202,6 +204,11 @@ extension Engine {
         }
         try TaskRules.validateTimes(start: t.start, due: t.due)
         try TaskRules.validateEstimate(t.estimate)
+        if (t.due ?? t.start) != (old.due ?? old.start) {
+            // The planned time comes from the field that sets the new due (or start when undated).
+            let written = p.due != nil || t.due == nil ? p.plannedSecondOfDay : nil
+            t.plannedSecondOfDay = state.clock.plannedLocal(t.due ?? t.start, secondOfDay: written).secondOfDay
+        }
         if let r = p.reminders {
             try TaskRules.validateReminders(r, now: at, previous: old.reminders)
             // A reminder kept at the same instant keeps its done/silenced mark.
@@ -230,12 +237,14 @@ extension Engine {
         say(after > before ? .levelUp : .taskDone, at: at)
     }
 
-    /// Creates the next occurrence of a recurring task: same local time of day, next date of the
-    /// rule after the current occurrence's date; start and reminders keep their distance to it.
+    /// Creates the next occurrence of a recurring task: the planned local time of day (the owner's
+    /// wall-clock time, not the one a DST gap moved it to), next date of the rule after the current
+    /// occurrence's date; start and reminders keep their distance to it. Each occurrence resolves
+    /// its own gap or overlap (gap: moved forward; overlap: the earlier instant).
     private mutating func spawnNext(after t: TaskItem, at: Instant) {
         guard let rec = t.recurrence else { return }
         let base = t.due ?? t.start
-        let local = state.clock.local(base)
+        let local = state.clock.plannedLocal(base, secondOfDay: t.plannedSecondOfDay)
         // The first date of the rule after this occurrence's date whose due time is still ahead
         // (a task planned in the past does not spawn occurrences that are already over).
         guard var date = rec.nextDate(after: local.date) else { return }
@@ -272,6 +281,7 @@ extension Engine {
         child.excusedDay = nil
         child.spawnedID = nil
         child.spawnedFrom = t.id
+        child.plannedSecondOfDay = local.secondOfDay
         emit(.taskCreated(child), at: at)
     }
 

@@ -126,6 +126,11 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
     public var spawnedFrom: String?
     /// The day it fell due while paused (neither done nor missed).
     public var excusedDay: Int?
+    /// The owner's wall-clock time of day of this occurrence's due (its start when undated), in
+    /// seconds since local midnight, as planned. It differs from the due's local time only when the
+    /// planned time fell inside a DST gap (02:30 planned, due at 03:30): the next occurrence is
+    /// planned at 02:30 again. nil in journals written before it existed (the due's local time is used).
+    public var plannedSecondOfDay: Int?
 
     public var isOpen: Bool { state == .pending || state == .inProgress }
 }
@@ -231,5 +236,17 @@ public struct TaskFilter: Sendable, Equatable {
     public func matches(_ t: TaskItem) -> Bool {
         (category == nil || t.category == category) && (project == nil || t.project == project)
             && (state == nil || t.state == state)
+    }
+}
+
+extension DayClock {
+    /// The wall time an instant was planned at: `t`'s local date at `secondOfDay` when that wall
+    /// time resolves to `t` in this zone (it lay inside a DST gap, or is `t`'s own local time),
+    /// else `t`'s local time (the zone changed since, or no planned time is known).
+    public func plannedLocal(_ t: Instant, secondOfDay: Int?) -> LocalDateTime {
+        let local = self.local(t)
+        guard let s = secondOfDay, (0..<86_400).contains(s), s != local.secondOfDay else { return local }
+        let planned = LocalDateTime(date: local.date, secondOfDay: s)
+        return instant(planned) == t ? planned : local
     }
 }

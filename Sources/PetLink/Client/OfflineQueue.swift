@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import PetDevice
 
 /// A command as the phone keeps it until the device answers: its client-chosen id (kept across
 /// retries, so the device applies it at most once), name and fields (strings).
@@ -96,26 +97,10 @@ public enum StateFile {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Writes `bytes` to a temporary file beside `path` (mode 0600), syncs it and renames it
-    /// over `path`.
+    /// Writes `bytes` atomically through the one file writer (`PetDevice.writeFile`: a temporary
+    /// file beside `path`, every write checked, fsync, rename, fsync of the folder), mode 0600.
     public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws(ClientStateError) {
-        let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw ClientStateError(path: tmp, what: "cannot create: \(String(cString: strerror(errno)))") }
-        fchmod(fd, mode)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let e = String(cString: strerror(errno)); close(fd); unlink(tmp)
-                throw ClientStateError(path: tmp, what: "cannot write: \(e)")
-            }
-            off += n
-        }
-        guard fsync(fd) == 0 else { let e = String(cString: strerror(errno)); close(fd); unlink(tmp); throw ClientStateError(path: tmp, what: "fsync: \(e)") }
-        close(fd)
-        guard rename(tmp, path) == 0 else { let e = String(cString: strerror(errno)); unlink(tmp); throw ClientStateError(path: path, what: "rename: \(e)") }
+        do { try writeFile(path, bytes, mode: mode) } catch { throw ClientStateError(path: path, what: error.message) }
     }
 
     /// Creates the directory (and its parents) with mode 0700 when missing.

@@ -96,20 +96,8 @@ public struct BondingKeys: Sendable, Equatable {
 
     /// Writes the file atomically (a temporary file, fsync, rename), mode 0600.
     public func save(path: String) throws(HardwareError) {
-        let tmp = path + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw LinuxError.make(tmp, "create the bonding keys", errno: errno, kind: .other) }
-        let bytes = Array(text.utf8)
-        var off = 0
-        var failure: Int32 = 0
-        if fchmod(fd, 0o600) != 0 { failure = errno }
-        while failure == 0, off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; failure = errno } else { off += n }
+        do { try writeFile(path, Array(text.utf8), mode: 0o600) } catch {
+            throw LinuxError.make(path, "write the bonding keys", errno: error.code == 0 ? EIO : error.code, kind: .other)
         }
-        if failure == 0, fsync(fd) != 0 { failure = errno }
-        close(fd)
-        if failure == 0, rename(tmp, path) != 0 { failure = errno }
-        if failure != 0 { unlink(tmp); throw LinuxError.make(path, "write the bonding keys", errno: failure, kind: .other) }
     }
 }

@@ -11,6 +11,28 @@ public enum MonoInk: String, Sendable, Hashable {
     case paper
     /// Transparent.
     case clear
+    /// Ordered dither of ink on paper (the 4×4 Bayer matrix), named by the share of ink:
+    /// `dots` 1/8, `light` 1/4 (the 2×2 pattern: one pixel in four), `half` 1/2 (a checkerboard),
+    /// `dark` 3/4. Hand-drawn 1-bit art shades with these (art/mono-*.txt).
+    case dots, light, half, dark
+
+    /// The 4×4 Bayer threshold matrix, row-major.
+    static let bayer: [UInt16] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+
+    /// Which pixels of a 4×4 tile are ink: bit `(y % 4) * 4 + x % 4`; 0 for the solid kinds.
+    public var mask: UInt16 {
+        let n: UInt16
+        switch self {
+        case .ink, .paper, .clear: return 0
+        case .dots: n = 2
+        case .light: n = 4
+        case .half: n = 8
+        case .dark: n = 12
+        }
+        var m: UInt16 = 0
+        for (i, b) in MonoInk.bayer.enumerated() where b < n { m |= 1 << UInt16(i) }
+        return m
+    }
 }
 
 /// A palette entry's colour on a colour display.
@@ -44,6 +66,18 @@ public struct ArtFrame: Sendable {
     /// Row-major indices into the sheet's `entries`; `ArtFrame.transparent` = nothing.
     let cells: [UInt8]
     static let transparent: UInt8 = 0xFF
+
+    /// The smallest rectangle holding every drawn (non-transparent) cell, in frame pixels
+    /// (empty at 0, 0 for a frame with none).
+    public var opaqueBounds: Rect {
+        var x0 = width, y0 = height, x1 = -1, y1 = -1
+        for y in 0..<height {
+            for x in 0..<width where cells[y * width + x] != ArtFrame.transparent {
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            }
+        }
+        return x1 < 0 ? Rect(x: 0, y: 0, w: 0, h: 0) : Rect(x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1)
+    }
 
     /// The palette character at (x, y), nil outside or transparent-by-absence.
     public func index(x: Int, y: Int) -> UInt8? {
@@ -232,7 +266,7 @@ public struct ArtLibrary: Sendable {
                 else if parts[1].first == "@", ArtLibrary.roles.contains(String(parts[1].dropFirst())) { colour = .role(String(parts[1].dropFirst())) }
                 else if let c = ArtLibrary.parseHex(parts[1]) { colour = .rgb(c) }
                 else { fail("colour must be #RRGGBB, clear or @role"); continue }
-                guard let mono = MonoInk(rawValue: String(parts[2])) else { fail("mono must be ink, paper or clear"); continue }
+                guard let mono = MonoInk(rawValue: String(parts[2])) else { fail("mono must be ink, paper, clear, dots, light, half or dark"); continue }
                 let e = ArtPaletteEntry(character: ch, colour: colour, mono: mono)
                 if let p = defining { palettes[p, default: []].append(e) }
                 addEntry(e)

@@ -25,6 +25,15 @@ public enum ArtColours {
         return roles
     }
 
+    /// The dither of a sheet's patterned entries on a 1-bit display (`MonoInk.dots` … `.dark`):
+    /// their 4×4 ink masks and the ink colour; nil on colour displays or when the sheet has none.
+    /// Their pixels outside the mask are paper (`resolve` gives paper for them).
+    public static func dither(_ sheet: ArtSheet, _ paint: ArtPaint) -> ArtDither? {
+        guard case .mono(let ink, _) = paint else { return nil }
+        let masks = sheet.entries.map(\.mono.mask)
+        return masks.contains { $0 != 0 } ? ArtDither(masks: masks, ink: ink.raw) : nil
+    }
+
     /// The sheet's palette as raw colours (nil = transparent).
     public static func resolve(_ sheet: ArtSheet, _ paint: ArtPaint) -> [UInt16?] {
         sheet.entries.map { e in
@@ -39,11 +48,18 @@ public enum ArtColours {
                 switch e.mono {
                 case .clear: return nil
                 case .ink: return ink.raw
-                case .paper: return paper.raw
+                case .paper, .dots, .light, .half, .dark: return paper.raw
                 }
             }
         }
     }
+}
+
+/// Ordered-dither fills of a sheet's palette entries: per entry a 4×4 mask of ink pixels (0 = none),
+/// phased on the frame's own pixel grid so a pattern moves with its sprite.
+public struct ArtDither: Sendable, Equatable {
+    public var masks: [UInt16]
+    public var ink: UInt16
 }
 
 /// A small opaque RGB565 picture in art pixels, composed layer by layer, then scaled onto a canvas.
@@ -68,8 +84,10 @@ public struct ArtRaster: Sendable, Equatable {
         for yy in r.y..<r.maxY { for xx in r.x..<r.maxX { pixels[yy * width + xx] = c.raw } }
     }
 
-    /// Draws `frame` with its origin at (x, y); transparent cells leave the raster alone.
-    public mutating func draw(_ frame: ArtFrame, palette: [UInt16?], x: Int, y: Int) {
+    /// Draws `frame` with its origin at (x, y); transparent cells leave the raster alone. With a
+    /// `dither`, a patterned entry's cell is ink where its mask says so (at the frame's own x % 4,
+    /// y % 4), paper elsewhere.
+    public mutating func draw(_ frame: ArtFrame, palette: [UInt16?], dither: ArtDither? = nil, x: Int, y: Int) {
         let ox = x - frame.origin.x, oy = y - frame.origin.y
         let y0 = max(0, -oy), y1 = min(frame.height, height - oy)
         let x0 = max(0, -ox), x1 = min(frame.width, width - ox)
@@ -79,7 +97,11 @@ public struct ArtRaster: Sendable, Equatable {
             for fx in x0..<x1 {
                 let i = frame.cells[src + fx]
                 guard i != ArtFrame.transparent, Int(i) < palette.count, let c = palette[Int(i)] else { continue }
-                pixels[dst + fx] = c
+                if let d = dither, Int(i) < d.masks.count, (d.masks[Int(i)] >> UInt16((fy & 3) * 4 + (fx & 3))) & 1 == 1 {
+                    pixels[dst + fx] = d.ink
+                } else {
+                    pixels[dst + fx] = c
+                }
             }
         }
     }

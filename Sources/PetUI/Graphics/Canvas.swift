@@ -85,6 +85,9 @@ public struct Canvas: Sendable {
     public var dirty: Rect?
     /// Strings drawn since the last `clear`/`fill`, as visible on screen.
     public var textRuns: [TextRun] = []
+    /// Art sprites (the pet scene's layers) drawn since the last `clear`/`fill`: where each one's
+    /// whole picture lies and the crop it was drawn in (`PetScene`; tests check items are whole).
+    public var spriteRuns: [SpriteRun] = []
 
     public init(width: Int, height: Int, background: RGB565 = .black) {
         self.width = max(0, width)
@@ -123,6 +126,7 @@ public struct Canvas: Sendable {
     public mutating func fill(_ color: RGB565) {
         for i in pixels.indices { pixels[i] = color.raw }
         textRuns.removeAll()
+        spriteRuns.removeAll()
         markDirty(bounds)
     }
 

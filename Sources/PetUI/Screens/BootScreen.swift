@@ -21,12 +21,14 @@ enum BootScreen {
         case .paper:
             canvas.drawText("DeskPet", x: 8, y: 6, color: p.fg, face: .large, scale: 2)
             canvas.fillRect(x: 8, y: 40, w: Font.textWidth("DeskPet", face: .large, scale: 2), h: 2, color: p.fg)
-            PetScene.draw(c, in: Rect(x: 184, y: 4, w: 62, h: 62), &canvas)
+            // 72×80 right of the title: the pet's part of the stage at ×2.
+            PetScene.draw(c, in: Rect(x: l.W - 72, y: 0, w: 72, h: 80), &canvas)
             Txt.drawWrapped(&canvas, quote, x: 8, y: 82, width: l.W - 16, maxLines: 2, p.fg, .large, lineGap: 4)
         case .tiny:
+            // The pet whole (hat included) in a 40×40 corner; the quote in the column beside it.
             canvas.drawText("DeskPet", x: 2, y: 4, color: p.fg, face: .large)
-            PetScene.draw(c, in: Rect(x: 96, y: 0, w: 30, h: 30), &canvas)
-            Txt.drawWrapped(&canvas, quote, x: 2, y: 30, width: l.W - 4, maxLines: 3, p.fg, .small, lineGap: 3)
+            PetScene.draw(c, in: Rect(x: l.W - 40, y: 0, w: 40, h: 40), &canvas)
+            Txt.drawWrapped(&canvas, quote, x: 2, y: 22, width: l.W - 44, maxLines: 4, p.fg, .small, lineGap: 3)
         }
     }
 }

@@ -92,7 +92,7 @@ enum HomeView {
     }
 
     /// The pet's home: an accent frame (colour) or an outline (1-bit) with the scene inside.
-    static func petFrame(_ l: Look, _ c: inout Canvas, _ r: Rect) {
+    static func petFrame(_ l: Look, _ c: inout Canvas, _ r: Rect, framing: PetScene.Framing = .auto) {
         if l.pal.mono {
             c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: l.pal.fg)
         } else {
@@ -100,7 +100,7 @@ enum HomeView {
             c.fillRoundedRect(x: r.x + 3, y: r.y + 3, w: r.w - 6, h: r.h - 6, radius: 9, color: l.pal.backdrop)
         }
         let inset = l.pal.mono ? 2 : 6
-        PetScene.draw(l.ctx, in: Rect(x: r.x + inset, y: r.y + inset, w: r.w - 2 * inset, h: r.h - 2 * inset), &c)
+        PetScene.draw(l.ctx, in: Rect(x: r.x + inset, y: r.y + inset, w: r.w - 2 * inset, h: r.h - 2 * inset), &c, framing: framing)
     }
 
     static func pausedPill(_ l: Look, _ c: inout Canvas, x: Int, y: Int) {

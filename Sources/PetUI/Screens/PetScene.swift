@@ -28,25 +28,45 @@ public enum PetScene {
     /// Items this high or less in the `middle` slot lie under the pet's feet instead of behind it.
     static let flatHeight = 5
 
+    /// How the scene picks the part of the stage it shows.
+    public enum Framing: Sendable, Hashable {
+        /// The whole stage, or the pet's part larger (see the type's notes).
+        case auto
+        /// Everything there is — the pet with what it wears, every placed item, the backdrop's
+        /// whole stage — as large as fits (the wardrobe's preview); `auto` when that cannot fit.
+        case whole
+    }
+
     /// Draws the pet scene into `rect` at the context's instant (whole seconds).
-    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas) {
-        draw(c, in: rect, &canvas, ms: c.nowMs)
+    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas, framing: Framing = .auto) {
+        draw(c, in: rect, &canvas, ms: c.nowMs, framing: framing)
     }
 
     /// Draws the pet scene into `rect` at `ms` (milliseconds on the same clock as `c.now`).
-    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas, ms: Int64) {
+    /// Only whole items are drawn: a home item, a wearable or an effect whose picture does not fit
+    /// entirely inside the part of the stage the rect shows is left out (no slivers at the edge).
+    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas, ms: Int64, framing: Framing = .auto) {
         guard let area = rect.intersection(canvas.bounds) else { return }
         let levelUp = c.ui.toasts.contains { $0.kind == .levelUp && $0.until >= c.now }
         let mood = c.state.mood(at: Instant(PetAnimator.floorDiv(ms, 1000))).rawValue
         let pose = PetAnimator.pose(c.state, at: ms, mood: mood, animates: c.profile.animates, levelUp: levelUp)
-        let hasHome = !c.state.shop.placed.isEmpty || c.state.shop.worn[ShopRules.backgroundSlot] != nil
+        let shop = c.state.shop
+        let hasBackdrop = shop.worn[ShopRules.backgroundSlot] != nil
+        let hasHome = !shop.placed.isEmpty || hasBackdrop
+        let layers = self.layers(c, pose: pose)
 
         // Pick the stage part and the scale.
         let sFull = min(rect.w / stageWidth, rect.h / stageHeight)
         let sPet = min(rect.w / petOnly.w, rect.h / petOnly.h)
-        let full = sFull >= 1 && (sFull >= sPet || (hasHome && sFull >= 2))
-        let view = full ? Rect(x: 0, y: 0, w: stageWidth, h: stageHeight) : (sPet >= 1 ? petOnly : petTight)
-        let scale = max(1, full ? sFull : sPet)
+        var full = sFull >= 1 && (sFull >= sPet || (hasHome && sFull >= 2))
+        var view = full ? Rect(x: 0, y: 0, w: stageWidth, h: stageHeight) : (sPet >= 1 ? petOnly : petTight)
+        var scale = max(1, full ? sFull : sPet)
+        if framing == .whole {
+            var box = hasBackdrop ? Rect(x: 0, y: 0, w: stageWidth, h: stageHeight) : floorBox(c)
+            for l in layers where l.kind != .effect { box = box.union(l.box) }
+            let s = min(rect.w / max(1, box.w), rect.h / max(1, box.h))
+            if s >= 1 { view = box; scale = s; full = true }
+        }
 
         // Stage point (sx, sy) lands on canvas pixel (px0 + sx·scale, py0 + sy·scale). The raster
         // covers the whole rect in art pixels, starting at stage point (sx0, sy0).
@@ -59,13 +79,30 @@ public enum PetScene {
         var raster = ArtRaster(width: rw, height: rh, fill: c.theme.background)
         let ox = -sx0, oy = -sy0
 
-        compose(c, pose: pose, into: &raster, offsetX: ox, offsetY: oy)
+        // The stage pixels shown whole inside the (canvas-clipped) rect.
+        let vx0 = Int(PetAnimator.floorDiv(Int64(area.x - px0 + scale - 1), Int64(scale)))
+        let vy0 = Int(PetAnimator.floorDiv(Int64(area.y - py0 + scale - 1), Int64(scale)))
+        let vx1 = Int(PetAnimator.floorDiv(Int64(area.maxX - px0), Int64(scale)))
+        let vy1 = Int(PetAnimator.floorDiv(Int64(area.maxY - py0), Int64(scale)))
+        let visible = Rect(x: vx0, y: vy0, w: vx1 - vx0, h: vy1 - vy0)
+
+        let drawn = compose(c, layers: layers, into: &raster, offsetX: ox, offsetY: oy, visible: visible)
         raster.blit(into: &canvas, x: bx, y: by, scale: scale, clip: area)
+        canvas.spriteRuns.removeAll { area.contains($0.crop) }
+        for l in drawn {
+            let b = l.box
+            canvas.spriteRuns.append(SpriteRun(name: l.sheetName + "/" + l.frame.name,
+                                               rect: Rect(x: px0 + b.x * scale, y: py0 + b.y * scale, w: b.w * scale, h: b.h * scale),
+                                               crop: area))
+        }
     }
+
+    /// True when the context draws on a 1-bit display (hand-drawn `mono-*` art, ink and paper).
+    static func isMono(_ c: ScreenContext) -> Bool { c.profile.isMonochrome || c.theme.isMono }
 
     /// The paint for this context: the pet's colours on colour displays, ink/paper on 1-bit ones.
     static func paints(_ c: ScreenContext) -> (pet: ArtPaint, items: ArtPaint) {
-        if c.profile.isMonochrome || c.theme.isMono {
+        if isMono(c) {
             let p = ArtPaint.mono(ink: c.theme.text, paper: c.theme.background)
             return (p, p)
         }
@@ -74,24 +111,111 @@ public enum PetScene {
         return (.colour(roles: ArtColours.roles(colour: c.state.pet.colour, skin: skin)), .colour(roles: [:]))
     }
 
-    /// Draws background, home items, the pet with its wearables and the effects into `raster`,
-    /// with stage (0, 0) at raster (offsetX, offsetY).
-    public static func compose(_ c: ScreenContext, pose: PetPose, into raster: inout ArtRaster, offsetX: Int, offsetY: Int,
-                               library: ArtLibrary = .builtIn) {
+    /// A frame of a sheet: on 1-bit displays the hand-drawn one of `mono-SHEET` when there is one.
+    static func art(_ sheet: String, _ frame: String, mono: Bool, library: ArtLibrary) -> (sheet: ArtSheet, frame: ArtFrame)? {
+        if mono, let s = library.sheet("mono-" + sheet), let f = s.frame(frame) { return (s, f) }
+        guard let s = library.sheet(sheet), let f = s.frame(frame) else { return nil }
+        return (s, f)
+    }
+
+    /// One picture of the scene placed on the stage.
+    struct Layer {
+        enum Kind { case home, body, face, wear, effect }
+        var kind: Kind
+        var sheetName: String
+        var sheet: ArtSheet
+        var frame: ArtFrame
+        /// Where the frame's origin goes, in stage pixels.
+        var x: Int
+        var y: Int
+        var paint: ArtPaint
+        /// What must be in view for it to be drawn (the shelf: itself and what stands on it).
+        var needs: Rect? = nil
+        /// The frame's drawn (non-transparent) pixels, in stage pixels.
+        var box: Rect {
+            let b = frame.opaqueBounds
+            return Rect(x: x - frame.origin.x + b.x, y: y - frame.origin.y + b.y, w: b.w, h: b.h)
+        }
+    }
+
+    /// The floor line of 1-bit displays (a colour display's shadow is narrower).
+    static func floorBox(_ c: ScreenContext) -> Rect { Rect(x: petX - 13, y: floorY - 1, w: 26, h: 2) }
+
+    /// Every picture of the scene in drawing order (home items, body, face, scarf, glasses, hat,
+    /// effects), in stage pixels.
+    static func layers(_ c: ScreenContext, pose: PetPose, library: ArtLibrary = .builtIn) -> [Layer] {
         let (petPaint, itemPaint) = paints(c)
+        let mono = isMono(c)
+        let shop = c.state.shop
+        var out: [Layer] = []
+        func add(_ kind: Layer.Kind, _ sheet: String, _ frame: String, _ x: Int, _ y: Int, _ paint: ArtPaint, flat: Bool = false) {
+            guard let (s, f) = art(sheet, frame, mono: mono, library: library) else { return }
+            // A flat item (a rug, a cushion) in the middle lies under the pet's feet, in view.
+            let dy = flat && f.height <= flatHeight ? f.height - 1 : 0
+            out.append(Layer(kind: kind, sheetName: sheet, sheet: s, frame: f, x: x, y: y + dy, paint: paint))
+        }
+        // Home items: the shelf (when something is on it), then the slots; the middle slot behind
+        // the pet. The shelf is drawn only with its item (both in view).
+        var shelfAt: Int? = nil
+        if shop.placed["shelf"] != nil {
+            add(.home, "home", "shelf", shelfAnchor.x, shelfAnchor.y, itemPaint)
+            shelfAt = out.isEmpty ? nil : out.count - 1
+        }
+        for slot in ["shelf", "left", "right", "middle"] {
+            // Slots the catalogue may add later stand nowhere yet (docs/art.md).
+            guard let id = shop.placed[slot], let a = slotAnchors[slot] else { continue }
+            let n = out.count
+            add(.home, "home", id, a.x, a.y, itemPaint, flat: slot == "middle")
+            if slot == "shelf", let s = shelfAt, out.count > n { out[s].needs = out[s].box.union(out[n].box) }
+        }
+        // The pet: body, face, scarf, glasses, hat; then the effects.
+        guard let (_, body) = art("body", pose.body, mono: mono, library: library) ?? art("body", "stand", mono: mono, library: library) else {
+            return out
+        }
+        let ay = floorY + pose.dy
+        add(.body, "body", body.name, petX, ay, petPaint)
+        let top = ArtPoint(x: petX - body.origin.x, y: ay - body.origin.y)
+        func at(_ point: String) -> ArtPoint? {
+            body.points[point].map { ArtPoint(x: top.x + $0.x, y: top.y + $0.y) }
+        }
+        if let p = at("face") {
+            let face = art("faces", pose.face, mono: mono, library: library) != nil ? pose.face : "content"
+            add(.face, "faces", face, p.x, p.y, petPaint)
+        }
+        for (slot, sheet, point) in [("scarf", "wear-scarf", "neck"), ("glasses", "wear-glasses", "eyes"), ("hat", "wear-hat", "hat")] {
+            guard let id = shop.worn[slot], let p = at(point) else { continue }
+            add(.wear, sheet, id, p.x, p.y, itemPaint)
+        }
+        for e in pose.effects { add(.effect, "fx", e.name, petX + e.x, floorY + e.y, itemPaint) }
+        return out
+    }
+
+    /// Draws the background and `layers` into `raster`, with stage (0, 0) at raster (offsetX,
+    /// offsetY). With `visible` (stage pixels), a home item, wearable or effect not wholly inside
+    /// it is left out. Returns the layers drawn.
+    @discardableResult
+    static func compose(_ c: ScreenContext, layers: [Layer], into raster: inout ArtRaster, offsetX: Int, offsetY: Int,
+                        visible: Rect? = nil, library: ArtLibrary = .builtIn) -> [Layer] {
+        let (_, itemPaint) = paints(c)
         let shop = c.state.shop
 
         // Background: the worn backdrop's strip repeated across, its top and bottom rows extended.
-        if let bgID = shop.worn[ShopRules.backgroundSlot], let sheet = library.sheet("backgrounds"),
-           let strip = sheet.frame(bgID), strip.width > 0, strip.height > 0 {
+        if let bgID = shop.worn[ShopRules.backgroundSlot],
+           let (sheet, strip) = art("backgrounds", bgID, mono: isMono(c), library: library), strip.width > 0, strip.height > 0 {
             let pal = ArtColours.resolve(sheet, itemPaint)
+            let dither = ArtColours.dither(sheet, itemPaint)
             for y in 0..<raster.height {
                 let sy = min(max(y - offsetY, 0), strip.height - 1)
                 for x in 0..<raster.width {
                     var sx = (x - offsetX) % strip.width
                     if sx < 0 { sx += strip.width }
                     let i = strip.cells[sy * strip.width + sx]
-                    if i != ArtFrame.transparent, Int(i) < pal.count, let col = pal[Int(i)] { raster.pixels[y * raster.width + x] = col }
+                    guard i != ArtFrame.transparent, Int(i) < pal.count, let col = pal[Int(i)] else { continue }
+                    if let d = dither, (d.masks[Int(i)] >> UInt16((sy & 3) * 4 + (sx & 3))) & 1 == 1 {
+                        raster.pixels[y * raster.width + x] = d.ink
+                    } else {
+                        raster.pixels[y * raster.width + x] = col
+                    }
                 }
             }
         } else if case .colour = itemPaint {
@@ -101,53 +225,33 @@ public enum PetScene {
             raster.fillRect(x: offsetX + petX - 12, y: offsetY + floorY, w: 24, h: 1, shadow)
             raster.fillRect(x: offsetX + petX - 7, y: offsetY + floorY + 1, w: 14, h: 1, shadow)
         } else {
+            // 1-bit: a floor line.
             raster.fillRect(x: offsetX + petX - 13, y: offsetY + floorY, w: 26, h: 1, c.theme.text)
         }
 
-        // Home items: the middle slot behind the pet, then the others.
-        if let home = library.sheet("home") {
-            let pal = ArtColours.resolve(home, itemPaint)
-            if shop.placed["shelf"] != nil, let shelf = home.frame("shelf") {
-                raster.draw(shelf, palette: pal, x: offsetX + shelfAnchor.x, y: offsetY + shelfAnchor.y)
-            }
-            for slot in ["shelf", "left", "right", "middle"] {
-                guard let id = shop.placed[slot], let f = home.frame(id), var a = slotAnchors[slot] else { continue }
-                // A flat item (a rug, a cushion) in the middle lies under the pet's feet, in view.
-                if slot == "middle" && f.height <= flatHeight { a.y += f.height - 1 }
-                raster.draw(f, palette: pal, x: offsetX + a.x, y: offsetY + a.y)
-            }
-            // Slots the catalogue may add later stand nowhere yet (docs/art.md).
+        var drawn: [Layer] = []
+        for l in layers {
+            if let v = visible, l.kind != .body, l.kind != .face, !v.contains(l.needs ?? l.box) { continue }
+            raster.draw(l.frame, palette: ArtColours.resolve(l.sheet, l.paint), dither: ArtColours.dither(l.sheet, l.paint),
+                        x: offsetX + l.x, y: offsetY + l.y)
+            drawn.append(l)
         }
-
-        drawPet(c, pose: pose, into: &raster, x: offsetX + petX, y: offsetY + floorY, petPaint: petPaint, itemPaint: itemPaint, library: library)
+        return drawn
     }
 
-    /// The pet (body, face, scarf, glasses, hat) standing at (x, y), then the pose's effects.
-    public static func drawPet(_ c: ScreenContext, pose: PetPose, into raster: inout ArtRaster, x: Int, y: Int,
-                               petPaint: ArtPaint, itemPaint: ArtPaint, library: ArtLibrary = .builtIn) {
-        guard let bodySheet = library.sheet("body"),
-              let body = bodySheet.frame(pose.body) ?? bodySheet.frame("stand") else { return }
-        let petPal = ArtColours.resolve(bodySheet, petPaint)
-        let ay = y + pose.dy
-        raster.draw(body, palette: petPal, x: x, y: ay)
-        let top = ArtPoint(x: x - body.origin.x, y: ay - body.origin.y)
-        func at(_ point: String) -> ArtPoint? {
-            body.points[point].map { ArtPoint(x: top.x + $0.x, y: top.y + $0.y) }
-        }
-        if let faces = library.sheet("faces"), let f = faces.frame(pose.face) ?? faces.frame("content"), let p = at("face") {
-            raster.draw(f, palette: ArtColours.resolve(faces, petPaint), x: p.x, y: p.y)
-        }
-        let worn = c.state.shop.worn
-        for (slot, sheetName, point) in [("scarf", "wear-scarf", "neck"), ("glasses", "wear-glasses", "eyes"), ("hat", "wear-hat", "hat")] {
-            guard let id = worn[slot], let sheet = library.sheet(sheetName), let f = sheet.frame(id), let p = at(point) else { continue }
-            raster.draw(f, palette: ArtColours.resolve(sheet, itemPaint), x: p.x, y: p.y)
-        }
-        if let fx = library.sheet("fx"), !pose.effects.isEmpty {
-            let pal = ArtColours.resolve(fx, itemPaint)
-            for e in pose.effects {
-                guard let f = fx.frame(e.name) else { continue }
-                raster.draw(f, palette: pal, x: x + e.x, y: y + e.y)
-            }
-        }
+    /// Draws the whole scene for `pose` into `raster` (every layer, no crop), with stage (0, 0) at
+    /// raster (offsetX, offsetY).
+    public static func compose(_ c: ScreenContext, pose: PetPose, into raster: inout ArtRaster, offsetX: Int, offsetY: Int,
+                               library: ArtLibrary = .builtIn) {
+        compose(c, layers: layers(c, pose: pose, library: library), into: &raster, offsetX: offsetX, offsetY: offsetY,
+                library: library)
     }
+}
+
+/// A sprite the pet scene drew: its whole picture on the canvas (`rect`, which may reach outside
+/// the canvas only if it was clipped) and the crop it was drawn in. `name` is "SHEET/FRAME".
+public struct SpriteRun: Hashable, Sendable {
+    public var name: String
+    public var rect: Rect
+    public var crop: Rect
 }

@@ -27,9 +27,14 @@ public enum Screens {
 }
 
 extension Theme {
-    /// The theme for a display: the owner's light/dark choice on colour displays, black on white
-    /// (light) or white on black (dark) on 1-bit ones.
+    /// The theme for a display: the owner's light/dark choice on colour displays and e-paper
+    /// (black on white, or white on black); always white on black on the OLED (`DisplayKind.mono`,
+    /// SSD1306), whatever the choice: lit pixels wear the panel and glare in a dark room.
     public static func resolve(_ name: DeviceSettings.ThemeName, for profile: DisplayProfile) -> Theme {
-        profile.isMonochrome ? (name == .dark ? .monoDark : .monoLight) : (name == .dark ? .dark : .light)
+        switch profile.kind {
+        case .mono: return .monoDark
+        case .epaper: return name == .dark ? .monoDark : .monoLight
+        case .colour: return name == .dark ? .dark : .light
+        }
     }
 }

@@ -2,7 +2,7 @@ import PetCore
 
 /// Wardrobe and home: what the pet owns (the navigator's rows, `NavRows.wardrobe`: food with servings, things it wears —
 /// marked when worn — and home items with the slot they stand in), with a preview of the pet wearing
-/// them in its home.
+/// them in its home: the whole stage (every placed item), as large as the preview fits.
 enum WardrobeScreen {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
         let l = Look(c)
@@ -16,12 +16,12 @@ enum WardrobeScreen {
         switch l.size {
         case .square:
             let preview = Rect(x: 8, y: area.y + 4, w: l.W - 16, h: 86)
-            HomeView.petFrame(l, &canvas, preview)
+            HomeView.petFrame(l, &canvas, preview, framing: .whole)
             draw(l, &canvas, list, frame, empty: emptyText)
         case .wide, .paper:
             let pw = l.size == .wide ? 120 : 86
             let preview = Rect(x: 4, y: area.y + 4, w: pw, h: min(pw + 20, area.h - 8))
-            HomeView.petFrame(l, &canvas, preview)
+            HomeView.petFrame(l, &canvas, preview, framing: .whole)
             draw(l, &canvas, list, frame, empty: emptyText)
         case .tiny:
             draw(l, &canvas, list, frame, empty: "Nothing yet")

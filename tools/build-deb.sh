@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# tools/build-deb.sh [--out DIR] [--no-build] — makes deskpet_<version>_<arch>.deb (docs/install.md).
+#
+# A release build with the Swift runtime linked in (swift build -c release --static-swift-stdlib), so
+# the target needs no Swift toolchain; the package depends only on Debian's runtime libraries
+# (dpkg-shlibdeps: libc6, libsqlite3-0, libgpiod2, libbluetooth3, ...). The version comes from one
+# place, Sources/PetLink/Version.swift (the binaries' --version prints the same);
+# DESKPET_DEB_VERSION overrides the package's version only (the upgrade test uses it);
+# DESKPET_DEB_FAST=1 compresses with gzip -1 instead of xz (a test package: quicker to make and unpack).
+# Builds for this machine's architecture: amd64 here, arm64 natively on a Raspberry Pi (or any arm64
+# Debian) — there is no cross build. Needs dpkg-dev (dpkg-shlibdeps) and binutils (strip).
+#   --out DIR    where the .deb goes (default .build/deb)
+#   --no-build   package what the last release build made
+# Prints the .deb's path on the last line of stdout.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
+cd "$ROOT"
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+OUT=$ROOT/.build/deb
+BUILD=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) OUT=${2:?--out needs a folder}; shift 2 ;;
+    --no-build) BUILD=0; shift ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "build-deb: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+die() { echo "build-deb: $*" >&2; exit 1; }
+for t in dpkg-deb dpkg-shlibdeps strip gzip; do command -v "$t" >/dev/null || die "$t missing (apt-get install dpkg-dev binutils)"; done
+
+VERSION=$(sed -n 's/^ *public static let string = "\([0-9A-Za-z.+~-]*\)"$/\1/p' Sources/PetLink/Version.swift)
+[ -n "$VERSION" ] || die "no version in Sources/PetLink/Version.swift"
+PKGVERSION=${DESKPET_DEB_VERSION:-$VERSION}
+ARCH=$(dpkg --print-architecture)
+PRODUCTS="deskpet deskpetctl deskpet-sim"
+FLAGS=(-c release --static-swift-stdlib)
+
+if [ $BUILD = 1 ]; then
+  for p in $PRODUCTS; do
+    echo "build-deb: swift build ${FLAGS[*]} --product $p" >&2
+    swift build "${FLAGS[@]}" --product "$p" >&2 || die "swift build failed ($p)"
+  done
+fi
+BIN=$(swift build "${FLAGS[@]}" --show-bin-path)
+for p in $PRODUCTS; do
+  [ -x "$BIN/$p" ] || die "$BIN/$p missing (build first, or drop --no-build)"
+  v=$("$BIN/$p" --version) || die "$p --version failed"
+  [ "$v" = "$p $VERSION" ] || die "$p --version says '$v', the source says $VERSION: rebuild"
+  if readelf -d "$BIN/$p" | grep -q 'libswiftCore'; then die "$p links libswiftCore dynamically (not a --static-swift-stdlib build)"; fi
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/deskpet-deb.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+S=$WORK/deskpet_${PKGVERSION}_$ARCH
+DOC=$S/usr/share/doc/deskpet
+install -d -m 0755 "$S/DEBIAN" "$S/usr/bin" "$S/usr/share/deskpet/boards" "$S/usr/share/man/man1" \
+  "$S/etc/deskpet" "$S/lib/systemd/system" "$S/lib/udev/rules.d" "$DOC/boards"
+
+# Binaries, stripped (the Swift metadata sections stay: strip removes only symbols and notes).
+for p in $PRODUCTS; do
+  install -m 0755 "$BIN/$p" "$S/usr/bin/$p"
+  strip --strip-unneeded --remove-section=.comment --remove-section=.note "$S/usr/bin/$p"
+done
+# Boards: the real ones (the sim-* boards are built into deskpet-sim).
+for b in boards/*.board; do
+  case "$(basename "$b")" in sim-*) continue ;; esac
+  install -m 0644 "$b" "$S/usr/share/deskpet/boards/"
+done
+install -m 0644 packaging/deskpet.conf "$S/etc/deskpet/deskpet.conf"
+install -m 0644 packaging/deskpet.service "$S/lib/systemd/system/deskpet.service"
+install -m 0644 packaging/60-deskpet.rules "$S/lib/udev/rules.d/60-deskpet.rules"
+
+# Man pages from each program's --help (what the program itself says, so they never drift).
+manpage() {  # manpage PROGRAM SUMMARY
+  local p=$1 summary=$2
+  {
+    printf '.TH %s 1 "" "deskpet %s" "DeskPet"\n' "$(echo "$p" | tr a-z A-Z)" "$VERSION"
+    printf '.SH NAME\n%s \\- %s\n' "$(echo "$p" | sed 's/-/\\-/g')" "$summary"
+    printf '.SH DESCRIPTION\nThe text below is what \\fB%s \\-\\-help\\fR prints.\n' "$p"
+    printf 'Documentation: /usr/share/doc/deskpet/.\n.PP\n.nf\n'
+    "$BIN/$p" --help | sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/" -e 's/-/\\-/g'
+    printf '.fi\n.SH FILES\n/etc/deskpet/deskpet.conf, /var/lib/deskpet, /usr/share/deskpet/boards\n'
+    printf '.SH SEE ALSO\n.BR deskpet (1),\n.BR deskpetctl (1),\n.BR deskpet\\-sim (1)\n'
+  } | gzip -9n > "$S/usr/share/man/man1/$p.1.gz"
+  chmod 0644 "$S/usr/share/man/man1/$p.1.gz"
+}
+manpage deskpet "the DeskPet device daemon"
+manpage deskpetctl "talk to a DeskPet as its owner's phone would"
+manpage deskpet-sim "the DeskPet simulator"
+
+# Documentation.
+for d in install daemon boards ble deskpetctl protocol; do
+  [ -f "docs/$d.md" ] && install -m 0644 "docs/$d.md" "$DOC/$d.md"
+done
+for d in docs/boards/*.md; do [ -f "$d" ] && install -m 0644 "$d" "$DOC/boards/"; done
+gzip -9n "$DOC"/*.md "$DOC"/boards/*.md 2>/dev/null || true
+# The guide is linked from the unit's Documentation=: keep it readable without gunzip.
+[ -f "$DOC/install.md.gz" ] && gunzip "$DOC/install.md.gz"
+cat > "$DOC/copyright" <<EOF
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: deskpet
+Comment: Built from the DeskPet source tree with tools/build-deb.sh. The Swift runtime and
+ standard library are linked statically; they are part of the Swift toolchain
+ (https://www.swift.org), Apache License 2.0 with Runtime Library Exception.
+
+Files: *
+Copyright: 2026 the DeskPet authors
+License: DeskPet
+ Distributed with the DeskPet source; see its repository for the terms.
+
+Files: usr/bin/*
+Copyright: 2014-2026 Apple Inc. and the Swift project authors (the statically linked Swift runtime)
+License: Apache-2.0 with Runtime Library Exception
+ On Debian systems the Apache License 2.0 is in /usr/share/common-licenses/Apache-2.0.
+EOF
+chmod 0644 "$DOC/copyright"
+{
+  printf 'deskpet (%s) stable; urgency=medium\n\n' "$PKGVERSION"
+  printf '  * Built from the DeskPet source by tools/build-deb.sh (git %s).\n\n' "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  printf ' -- DeskPet maintainers <deskpet@example.org>  %s\n' "$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
+} | gzip -9n > "$DOC/changelog.gz"
+chmod 0644 "$DOC/changelog.gz"
+
+# Maintainer scripts and conffiles.
+install -m 0755 packaging/postinst packaging/prerm packaging/postrm "$S/DEBIAN/"
+echo /etc/deskpet/deskpet.conf > "$S/DEBIAN/conffiles"
+
+# Dependencies: what dpkg-shlibdeps finds the binaries need (run in a scratch source tree).
+mkdir -p "$WORK/src/debian"
+printf 'Source: deskpet\n\nPackage: deskpet\nArchitecture: any\n' > "$WORK/src/debian/control"
+shlibs=$(cd "$WORK/src" && dpkg-shlibdeps -O $(for p in $PRODUCTS; do printf -- '-e%s ' "$S/usr/bin/$p"; done) 2>"$WORK/shlibdeps.err") \
+  || { cat "$WORK/shlibdeps.err" >&2; die "dpkg-shlibdeps failed"; }
+DEPENDS=${shlibs#shlibs:Depends=}
+[ -n "$DEPENDS" ] || die "dpkg-shlibdeps found no dependencies"
+# useradd/groupadd (passwd) for the system user; deb-systemd-helper (init-system-helpers).
+DEPENDS="$DEPENDS, passwd, init-system-helpers (>= 1.52)"
+SIZE=$(du -sk --exclude=DEBIAN "$S" | cut -f1)
+cat > "$S/DEBIAN/control" <<EOF
+Package: deskpet
+Version: $PKGVERSION
+Architecture: $ARCH
+Maintainer: DeskPet maintainers <deskpet@example.org>
+Installed-Size: $SIZE
+Depends: $DEPENDS
+Recommends: udev
+Suggests: bluez
+Section: misc
+Priority: optional
+Description: desk-toy virtual pet for a Raspberry Pi with a small display
+ DeskPet is a virtual pet that lives on a small screen with a few buttons,
+ a buzzer and an LED, and keeps its owner's tasks, habits and reminders.
+ .
+ This package has the daemon (deskpet, a systemd service configured in
+ /etc/deskpet/deskpet.conf), the phone stand-in deskpetctl, the simulator
+ deskpet-sim, and board files for common displays and HATs. The pet's
+ journal lives in /var/lib/deskpet.
+EOF
+(cd "$S" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$S/DEBIAN/md5sums"
+chmod 0644 "$S/DEBIAN/control" "$S/DEBIAN/conffiles" "$S/DEBIAN/md5sums"
+
+mkdir -p "$OUT"
+DEB=$OUT/deskpet_${PKGVERSION}_$ARCH.deb
+if [ -n "${DESKPET_DEB_FAST:-}" ]; then COMPRESS=(-Zgzip -z1); else COMPRESS=(-Zxz); fi
+dpkg-deb --root-owner-group "${COMPRESS[@]}" --build "$S" "$DEB" >&2
+echo "build-deb: $(du -k "$DEB" | cut -f1) KiB, installed $SIZE KiB; Depends: $DEPENDS" >&2
+echo "$DEB"
