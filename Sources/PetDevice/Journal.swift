@@ -34,7 +34,9 @@ public enum JournalCodec {
         do {
             kind = try decoder.decode(EventKind.self, from: Data(r.payload.utf8))
         } catch let DecodingError.dataCorrupted(c) {
-            throw .journal(seq: r.seq, detail: "cannot read a '\(r.type)' event: \(fieldName(c.codingPath)): \(c.debugDescription)")
+            // Only our own instant message is repeated: other decoder texts may quote stored values.
+            let why = c.debugDescription.hasPrefix("@") ? c.debugDescription : "is not valid"
+            throw .journal(seq: r.seq, detail: "cannot read a '\(r.type)' event: \(fieldName(c.codingPath)) \(why)")
         } catch {
             throw .journal(seq: r.seq, detail: "cannot decode a '\(r.type)' event (written by a newer DeskPet?)")
         }
