@@ -85,6 +85,10 @@ public struct Canvas: Sendable {
     public var dirty: Rect?
     /// Strings drawn since the last `clear`/`fill`, as visible on screen.
     public var textRuns: [TextRun] = []
+    /// The smallest face text may be drawn in on this canvas: the screens' text helpers draw a
+    /// smaller request in this face (`DisplayProfile.minimumFace`: text at least about 1.1 mm tall on
+    /// the panel). Set by `Screens.render`; `.small` (no floor) otherwise.
+    public var minimumFace: FontFace = .small
 
     public init(width: Int, height: Int, background: RGB565 = .black) {
         self.width = max(0, width)

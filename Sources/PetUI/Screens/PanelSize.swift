@@ -32,4 +32,14 @@ extension DisplayProfile {
 
     /// The text height the issue asks for as a minimum on every display.
     public static let minimumCapHeightMM = 1.1
+
+    /// The smallest face whose capitals are at least `minimumCapHeightMM` tall on this panel: the
+    /// 6×8 face on the 0.96" OLED (1.19 mm) and the 2.13" e-paper (1.36 mm), the 12×16 one on the
+    /// 1.3" 240×240 (0.68 mm at 6×8) and the 2.0" 320×240 (0.89 mm). Unknown sizes: the 6×8 face.
+    public var minimumFace: FontFace {
+        for face in [FontFace.small, .large] {
+            if let mm = capHeightMM(face), mm >= Self.minimumCapHeightMM { return face }
+        }
+        return pixelPitchMM == nil ? .small : .large
+    }
 }

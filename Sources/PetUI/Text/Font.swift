@@ -12,6 +12,16 @@ public enum Glyph {
     public static let check: Character = "\u{E003}"
     public static let bell: Character = "\u{E004}"
     public static let lock: Character = "\u{E005}"
+    /// Status strip: a phone (the phone link is connected).
+    public static let phone: Character = "\u{E006}"
+    /// Status strip: a crescent moon (quiet hours).
+    public static let moon: Character = "\u{E007}"
+    /// Status strip: two bars (paused).
+    public static let pause: Character = "\u{E008}"
+    /// Need meters: an apple (fullness).
+    public static let food: Character = "\u{E009}"
+    /// Need meters: a lightning bolt (energy).
+    public static let energy: Character = "\u{E00A}"
 }
 
 public enum Font {
@@ -129,6 +139,11 @@ public enum Font {
         (0xE003, "..... ....# ...## #.##. ###.. .#... ....."), // check
         (0xE004, "..#.. .###. .###. .###. ##### ..... ..#.."), // bell
         (0xE005, ".###. #...# #...# ##### ##.## ##.## #####"), // lock
+        (0xE006, "##### #...# #...# #...# #...# ##### ##.##"), // phone: a handset with its button
+        (0xE007, "..### .##.. ##... ##... ##... .##.. ..###"), // moon: a crescent
+        (0xE008, "##.## ##.## ##.## ##.## ##.## ##.## ##.##"), // pause: two bars
+        (0xE009, "...#. ..#.. .#.#. ##### ##### ##### .#.#."), // food: an apple with its stem
+        (0xE00A, "...## ..##. .##.. ##### ..##. .##.. ##..."), // energy: a lightning bolt
     ]
 
     /// Drawn for characters the font does not know.
