@@ -14,7 +14,7 @@ enum CommitmentsScreen {
         let count = list?.items.count ?? 0
         let area = l.content
         // Footer: totals.
-        let footer = "held " + String(Glyph.coin) + "\(s.commitments.held)" + (l.size == .tiny ? "" : "   \(count) active")
+        let footer = "held " + String(Glyph.coin) + "\(s.commitments.held)" + (l.size == .tiny ? "" : (l.big ? "  " : "   ") + "\(count) active")
         let footerH = l.big ? l.small.height + 2 : 9
         Txt.draw(&canvas, footer, x: l.pad, y: l.H - footerH + (l.big ? 1 : 1), p.muted, l.small, maxWidth: l.W - 2 * l.pad)
         let listArea = Rect(x: 0, y: area.y, w: l.W, h: area.h - footerH)
@@ -47,7 +47,7 @@ enum CommitmentsScreen {
                 let dy = r.y + r.h - l.small.height - 2
                 let hx = Txt.drawRight(&canvas, row.detailValue ?? "", right: r.maxX - 8, y: dy, muted, l.small)
                 Txt.line(&canvas, row.label, x: r.x + 8, y: r.y + 3, width: sx - r.x - 16, ink, .large, ms: on ? l.ms : nil)
-                Txt.line(&canvas, row.detail ?? "", x: r.x + 8, y: dy, width: hx - r.x - 14, muted, l.small, ms: l.ms)
+                Txt.line(&canvas, row.detail ?? "", x: r.x + 8, y: dy, width: hx - r.x - 20, muted, l.small, ms: l.ms)
                 if on { canvas.markHighlighted(from: runs) }
             }
         } else {

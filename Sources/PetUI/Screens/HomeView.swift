@@ -255,7 +255,8 @@ enum HomeView {
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 6, y: frame.y + 6, .large) }
-        Txt.line(&c, m.name, x: 4, y: 188, width: 152, l.pal.fg, .large, ms: l.ms)
+        if Txt.width(m.name, .large) <= 152 { Txt.drawCentred(&c, m.name, x: 4, w: 152, y: 188, l.pal.fg, .large) }
+        else { Txt.line(&c, m.name, x: 4, y: 188, width: 152, l.pal.fg, .large, ms: l.ms) }
         let mood = Txt.width("feeling " + m.mood, .large) <= 152 ? "feeling " + m.mood : m.mood
         Txt.drawCentred(&c, mood, x: 4, w: 152, y: 210, l.pal.muted, .large)
         let rx = 166, rw = l.W - rx - 8
@@ -304,7 +305,7 @@ enum HomeView {
         let p = l.pal
         let left = coinsAndStreak(l, m, &c, right: l.W - 4, y: 2, .large)
         let cw = Txt.draw(&c, m.clock, x: 4, y: 2, p.fg, .large, maxWidth: left - 12)
-        StatusStrip.draw(l, &c, m.icons, right: left - 8, left: 4 + cw + 6, y: 2, .large, ink: p.fg, paper: p.bg)
+        StatusStrip.draw(l, &c, m.icons, right: left - 6, left: 4 + cw + 4, y: 6, .small, ink: p.fg, paper: p.bg)
         c.fillRect(x: 0, y: 19, w: l.W, h: 2, color: p.fg)
         let frame = Rect(x: 2, y: 23, w: 98, h: 97)
         petFrame(l, &c, frame)
@@ -317,8 +318,8 @@ enum HomeView {
         bubble(l, &c, m.speech, Rect(x: rx + 4, y: 53, w: rw - 4, h: 28), maxLines: 2, tailDown: false, centred: false)
         if let t = m.nextTitle {
             Txt.draw(&c, String(Glyph.bell), x: rx, y: 85, p.fg, .small)
-            Txt.flow(&c, t, x: rx + 8, y: 85, width: rw - 8, maxLines: 2, p.fg, .small, ms: nil)
-            if let d = m.nextDue { Txt.draw(&c, d, x: rx + 8, y: 106, p.fg, .small, maxWidth: rw - 8) }
+            let used = Txt.flow(&c, t, x: rx + 8, y: 85, width: rw - 8, maxLines: 2, p.fg, .small, ms: nil)
+            if let d = m.nextDue { Txt.draw(&c, d, x: rx + 8, y: 85 + used + 3, p.fg, .small, maxWidth: rw - 8) }
         } else {
             Txt.draw(&c, "No tasks - enjoy!", x: rx, y: 96, p.fg, .small, maxWidth: rw)
         }

@@ -64,16 +64,16 @@ enum TaskDetailScreen {
                 y += Txt.flow(&canvas, field.1, x: l.pad + labelW, y: y, width: valueW, maxLines: max(1, lines), ink, f, ms: l.ms) + 2
             }
         case .paper:
-            // The title in the 12×16 face when three lines hold it, else in the 6×8 face (five
-            // lines); the due time on its own line, the other fields in two columns.
+            // The title in the 12×16 face when three lines hold it, else in the 6×8 face (up to
+            // six lines); under it the due time on its own line, the other fields in two columns.
             let top = area.y + 2
             let fieldsTop = l.H - 4 * 10 - 1
             let titleW = l.W - 2 * l.pad
             let big = Txt.lineCount(t.title, .large, width: titleW) <= 3
             let tf: TextSize = big ? .large : .small
             let maxLines = max(1, (fieldsTop - top - 2) / (tf.height + 2))
-            Txt.flow(&canvas, t.title, x: l.pad, y: top, width: titleW, maxLines: maxLines, p.fg, tf, ms: nil)
-            var y = fieldsTop
+            let used = Txt.flow(&canvas, t.title, x: l.pad, y: top, width: titleW, maxLines: maxLines, p.fg, tf, ms: nil)
+            var y = min(fieldsTop, top + used + 5)
             let dw = Txt.draw(&canvas, "Due:", x: l.pad, y: y, p.fg, .small)
             Txt.draw(&canvas, due, x: l.pad + dw + 4, y: y, p.fg, .small, maxWidth: titleW - dw - 4)
             y += 10

@@ -142,6 +142,14 @@ enum Txt {
         return w
     }
 
+    /// `line`, centred in [x, x+w) when it fits.
+    @discardableResult
+    static func lineCentred(_ c: inout Canvas, _ s: String, x: Int, w: Int, y: Int, _ color: RGB565, _ f: TextSize = .small,
+                            ms: Int64?) -> Int {
+        if width(s, legible(f, on: c)) <= w { drawCentred(&c, s, x: x, w: w, y: y, color, f); return w }
+        return line(&c, s, x: x, y: y, width: w, color, f, ms: ms)
+    }
+
     /// The lines `s` breaks into at `width` pixels, every word kept: words break at spaces, a word
     /// longer than a line is cut at the line's end (no hyphen). `hard` marks a line that ends
     /// inside a word.
@@ -250,8 +258,10 @@ struct Look {
     /// The smallest face that is legible here (`DisplayProfile.minimumFace`): 6×8 on the 1-bit
     /// panels, 12×16 on the colour ones.
     var small: TextSize { ctx.profile.minimumFace == .large ? .large : .small }
-    /// The clock marquees and blinks run on; nil on e-paper, where nothing moves.
-    var ms: Int64? { ctx.profile.animates ? ctx.nowMs : nil }
+    /// The clock marquees and blinks run on: milliseconds since the last input, so a row the
+    /// cursor just reached starts scrolling from its beginning (a pure function of the clock:
+    /// every frame at the same instant agrees); nil on e-paper, where nothing moves.
+    var ms: Int64? { ctx.profile.animates ? ctx.nowMs &- ctx.ui.lastInput.seconds &* 1000 : nil }
 
     /// TextSize of titles and list rows.
     var titleFace: TextSize { size == .tiny ? .small : .large }

@@ -142,7 +142,7 @@ public enum Font {
         (0xE006, "##### #...# #...# #...# #...# ##### ##.##"), // phone: a handset with its button
         (0xE007, "..### .##.. ##... ##... ##... .##.. ..###"), // moon: a crescent
         (0xE008, "##.## ##.## ##.## ##.## ##.## ##.## ##.##"), // pause: two bars
-        (0xE009, "...#. ..#.. .#.#. ##### ##### ##### .#.#."), // food: an apple with its stem
+        (0xE009, "...#. ..#.. ##.## ##### ##### ##### .###."), // food: an apple with its stem
         (0xE00A, "...## ..##. .##.. ##### ..##. .##.. ##..."), // energy: a lightning bolt
     ]
 
