@@ -165,6 +165,28 @@ final class TextClipTests: XCTestCase {
         XCTAssertTrue(sawEnd)
     }
 
+    /// The ink rectangles the text is drawn with cover exactly the glyph bitmaps' pixels, for every
+    /// character of both faces (and the box for unknown ones), without overlapping.
+    func testInkRectanglesAreExactlyTheBitmaps() throws {
+        for face in FontFace.allCases {
+            for cp in Font.codePoints + [0x4E2D] {
+                let ch = Character(try XCTUnwrap(Unicode.Scalar(cp)))
+                let rows = face.bitmap(for: ch)
+                var painted = Array(repeating: UInt16(0), count: rows.count)
+                for r in Font.ink(ch, face) {
+                    for y in Int(r.y)..<Int(r.y + r.h) {
+                        for x in Int(r.x)..<Int(r.x + r.w) {
+                            let bit = UInt16(1) << UInt16(face.glyphWidth - 1 - x)
+                            XCTAssertEqual(painted[y] & bit, 0, "overlap in U+\(String(cp, radix: 16)) \(face)")
+                            painted[y] |= bit
+                        }
+                    }
+                }
+                XCTAssertEqual(painted, rows, "U+\(String(cp, radix: 16)) \(face)")
+            }
+        }
+    }
+
     /// Word wrap keeps every character: long words break at the line's end without a hyphen, the
     /// rest of the text flows on, and `flow` puts what does not fit on its last line.
     func testBreakLinesKeepsEveryCharacter() {

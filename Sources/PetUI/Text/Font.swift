@@ -217,14 +217,11 @@ extension Canvas {
         let lim = 1 << 40
         let ox = min(max(x, -lim), lim), oy = min(max(y, -lim), lim)
         let drawnWidth = text.count * face.cellWidth * sc
-        let raw = color.raw
-        var touched: Rect? = nil
-        Font.forEachInkRun(text, face: face, scale: sc, x: ox, y: oy, clip: bounds) { r in
-            rawFill(r, raw)
-            touched = touched.map { $0.union(r) } ?? r
+        let box = Rect(x: ox, y: oy, w: drawnWidth, h: face.cellHeight * sc)
+        if let clip = box.intersection(bounds), inkText(text, face: face, scale: sc, x: ox, y: oy, clip: clip, color: color.raw) {
+            markDirty(clip)
         }
-        if let t = touched { markDirty(t) }
-        recordText(text, Rect(x: ox, y: oy, w: drawnWidth, h: face.cellHeight * sc))
+        recordText(text, box)
         return drawnWidth
     }
 
@@ -238,13 +235,24 @@ extension Canvas {
         let box = Rect(x: x, y: y, w: width, h: face.cellHeight * sc)
         guard let clip = box.intersection(bounds) else { return }
         let off = Font.marqueeOffset(textWidth: Font.textWidth(s, face: face, scale: sc), boxWidth: width, ms: ms)
-        let raw = color.raw
-        var touched: Rect? = nil
-        Font.forEachInkRun(s, face: face, scale: sc, x: x - off, y: y, clip: clip) { r in
-            rawFill(r, raw)
-            touched = touched.map { $0.union(r) } ?? r
-        }
-        if let t = touched { markDirty(t) }
+        if inkText(s, face: face, scale: sc, x: x - off, y: y, clip: clip, color: color.raw) { markDirty(clip) }
         recordText(s, box)
+    }
+
+    /// Fills the ink of `text` at (x, y) inside `clip` (which lies inside the canvas) in one pass
+    /// over the pixels; true when any ink was drawn. The dirty area is the caller's box.
+    mutating func inkText(_ text: String, face: FontFace, scale sc: Int, x: Int, y: Int, clip: Rect, color: UInt16) -> Bool {
+        var any = false
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { buf in
+            Font.forEachInkRun(text, face: face, scale: sc, x: x, y: y, clip: clip) { r in
+                any = true
+                for yy in r.y..<r.maxY {
+                    let row = yy * w
+                    for xx in (row + r.x)..<(row + r.maxX) { buf[xx] = color }
+                }
+            }
+        }
+        return any
     }
 }
