@@ -443,8 +443,8 @@ struct Look {
 
     /// The button hints at the bottom of colour screens (`ScreenContext.view.hintText`, the
     /// navigator's action table named with this board's keys: "A up   B select   C back"), in the
-    /// display's smallest legible face, the gaps narrowed when the line is too long; returns their
-    /// height.
+    /// display's smallest legible face, the gaps narrowed when the line is too long and scrolling
+    /// when even that is too long; returns their height.
     @discardableResult
     func hints(_ c: inout Canvas, _ s: String) -> Int {
         guard big else { return 0 }
@@ -453,7 +453,8 @@ struct Look {
         for gap in ["  ", " "] where Txt.width(text, f) > W {
             text = s.replacing("   ", with: gap)
         }
-        Txt.drawCentred(&c, text, x: 0, w: W, y: H - f.height - 1, pal.muted, f)
+        // Still too long (four buttons, a joystick on 240 px): it scrolls, so every hint can be read.
+        Txt.lineCentred(&c, text, x: 0, w: W, y: H - f.height - 1, pal.muted, f, ms: ms)
         return f.height + 2
     }
 
