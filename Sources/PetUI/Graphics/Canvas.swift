@@ -245,10 +245,18 @@ public struct Canvas: Sendable {
     /// top/bottom edge so the corners become quarter circles.
     mutating func fillRounded(_ full: Rect, radius r: Int, color: UInt16) -> Rect? {
         guard let clip = full.intersection(bounds) else { return nil }
-        for yy in clip.y..<clip.maxY {
-            let k = min(yy - full.y, full.maxY - 1 - yy)      // distance from nearest edge row
-            let inset = k < r ? Canvas.cornerInset(row: k, radius: r) : 0
-            rawFill(Rect(x: full.x.addingSaturating(inset), y: yy, w: full.w - 2 * inset, h: 1), color)
+        let w = width
+        // One pass over the pixels: each row's span, inset at the corners, clipped to the canvas.
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for yy in clip.y..<clip.maxY {
+                let k = min(yy - full.y, full.maxY - 1 - yy)      // distance from nearest edge row
+                let inset = k < r ? Canvas.cornerInset(row: k, radius: r) : 0
+                let x0 = max(clip.x, full.x.addingSaturating(inset))
+                let x1 = min(clip.maxX, full.maxX.subtractingSaturating(inset))
+                guard x1 > x0 else { continue }
+                let row = yy * w
+                UnsafeMutableBufferPointer(rebasing: buf[(row + x0)..<(row + x1)]).update(repeating: color)
+            }
         }
         return clip
     }

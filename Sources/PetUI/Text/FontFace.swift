@@ -150,9 +150,14 @@ extension Font {
     static let smallBoxInk = inkRects(box16, width: 5)
     static let largeBoxInk = inkRects(largeBox, width: 10)
 
+    /// ASCII (the most drawn text) by index, without hashing.
+    static let smallAsciiInk: [[InkRect]] = (0..<128).map { smallInk[UInt32($0)] ?? smallBoxInk }
+    static let largeAsciiInk: [[InkRect]] = (0..<128).map { largeInk[UInt32($0)] ?? largeBoxInk }
+
     static func ink(_ ch: Character, _ face: FontFace) -> [InkRect] {
-        let scalars = ch.unicodeScalars
         let small = face == .small
+        if let a = ch.asciiValue, ch != "\r\n" { return small ? smallAsciiInk[Int(a)] : largeAsciiInk[Int(a)] }
+        let scalars = ch.unicodeScalars
         guard scalars.count == 1, let sc = scalars.first, let r = (small ? smallInk : largeInk)[sc.value] else {
             return small ? smallBoxInk : largeBoxInk
         }
