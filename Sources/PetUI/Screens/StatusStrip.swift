@@ -124,10 +124,8 @@ enum StatusStrip {
     }
 
     /// The attention bubble at (x, y): "!" and the need's icon, in a small filled box with a tail
-    /// towards the pet (down-left). It blinks on displays that animate (on 1.2 s, off 0.6 s, a
-    /// pure function of the clock); e-paper shows it steadily.
+    /// towards the pet (down-left). Steady, not blinking: a gentle hint, and no extra frames.
     static func attention(_ l: Look, _ c: inout Canvas, _ a: Attention, right: Int, y: Int, _ f: TextSize) {
-        if let ms = l.ms, (ms / 600) % 3 == 2 { return }
         let f = Txt.legible(f, on: c)
         let text = "!" + String(a.glyph)
         let pad = f == .large ? 4 : 2
