@@ -55,7 +55,7 @@ public enum ListLayout {
         case .urgeLog:
             switch m.size {
             case .square:
-                let infoBottom = content.y + 4 + 46
+                let infoBottom = content.y + 4 + 64   // UrgeLogScreen's info card (three lines of 12×16)
                 return ListFrame(area: Rect(x: 0, y: infoBottom + 24, w: W, h: H - infoBottom - 24 - hints), rowHeight: m.rowHeight)
             case .wide:
                 return ListFrame(area: Rect(x: 0, y: content.y + 44, w: 204, h: H - content.y - 44 - hints), rowHeight: m.rowHeight)

@@ -28,7 +28,7 @@ enum UrgeLogScreen {
         let area = l.content
         switch l.size {
         case .square:
-            let info = Rect(x: 6, y: area.y + 4, w: l.W - 12, h: 46)
+            let info = Rect(x: 6, y: area.y + 4, w: l.W - 12, h: 64)
             infoCard(l, &canvas, info, since: since, gauge: gauge)
             Txt.line(&canvas, prompt, x: l.pad, y: info.maxY + 4, width: l.W - 2 * l.pad, p.fg, .large, ms: l.ms)
             l.hints(&canvas, c.view.hintText)
@@ -82,8 +82,10 @@ enum UrgeLogScreen {
         if let g = gauge {
             let pod = g.overdueDays > 0 ? "pod: \(g.overdueDays)d past goal" : "pod: \(g.percentLeft)% left today"
             let day = "day \(g.dayOfPod) of \(g.goalDays)"
+            let before = y
             if Txt.width(pod + ", " + day, f) <= w { text(pod + ", " + day, p.fg) } else { text(pod, p.fg) }
-            if y + 6 <= r.maxY - 2 {
+            // The gauge's bar only under its label.
+            if y > before, y + 6 <= r.maxY - 2 {
                 l.bar(&c, Rect(x: x, y: y, w: w, h: l.big ? 10 : 7), Double(g.percentLeft) / 100, fill: p.good)
                 y += (l.big ? 10 : 7) + gap + 2
             }
