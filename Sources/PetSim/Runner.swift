@@ -255,6 +255,10 @@ public final class ScenarioRunner {
         case .serve(let seconds):
             guard device.loop.hardware.link != nil else { throw fail("'serve' needs a phone link (deskpet-sim run --link ADDR)") }
             try serve(device, ms: seconds.saturatingMultiplied(by: 1000))
+        case .deviceLink(let on):
+            device.loop.linkConnectedOverride = on ? true : nil
+        case .deviceBattery(let pct):
+            device.loop.batteryPercent = pct
         }
     }
 

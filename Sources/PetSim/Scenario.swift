@@ -53,6 +53,10 @@ public struct Scenario: Sendable {
         /// Serve the phone link for this many seconds of real time (the virtual clock runs at
         /// real speed meanwhile); needs `deskpet-sim run --link`.
         case serve(Int64)
+        /// What the board reports beside the state, for the status strip: a phone connected
+        /// (`device link on|off`) and the battery's charge (`device battery 0…100|none`).
+        case deviceLink(Bool)
+        case deviceBattery(Int?)
     }
 
     public enum Op: String, Sendable, CaseIterable {
@@ -360,8 +364,19 @@ public enum ScenarioParser {
             return .restart
         case "echo": return .echo(args.joined(separator: " "))
         case "serve": return .serve(try duration())
+        case "device":
+            guard args.count == 2 else { throw Problem(message: "device takes two words: 'device link on|off' or 'device battery 0-100|none'") }
+            switch (args[0], args[1]) {
+            case ("link", "on"): return .deviceLink(true)
+            case ("link", "off"): return .deviceLink(false)
+            case ("battery", "none"): return .deviceBattery(nil)
+            case ("battery", let v):
+                guard let n = Int(v), (0...100).contains(n) else { throw Problem(message: "device battery takes 0-100 or none (got '\(v)')") }
+                return .deviceBattery(n)
+            default: throw Problem(message: "device takes 'link on|off' or 'battery 0-100|none' (got '\(args.joined(separator: " "))')")
+            }
         default:
-            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, joystick, chord, send, reject, expect, snapshot, export, restart, echo, serve)")
+            throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, joystick, chord, send, reject, expect, snapshot, export, restart, echo, serve, device)")
         }
     }
 

@@ -264,6 +264,9 @@ let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layo
                       debounceMs: board.debounceMs, boot: true, presentsEagerly: true,
                       frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
 
+// The status strip's battery icon: only on boards with a battery (a power-supply reading).
+if board.hasBattery { loop.batteryReader = { PowerSupply.batteryPercent().map { Int($0) } } }
+
 let linkService = LinkService()
 linkService.log = { log.info($0) }
 if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \(linkAddresses.joined(separator: ", "))") }

@@ -353,7 +353,7 @@ final class BoardTests: XCTestCase {
 
     func testUnknownKeySectionAndDuplicates() {
         expect(edit("rotation = 180", "rotate = 180"), .unknownKey,
-               "boards/t.board:7: display.rotate: unknown key in [display] (keys: controller, size, rotation, column-offset, row-offset, bus, device, clock-hz, spi-mode, address, chip, dc, rst, bl, busy, cs, pwr)")
+               "boards/t.board:7: display.rotate: unknown key in [display] (keys: controller, size, diagonal, rotation, column-offset, row-offset, bus, device, clock-hz, spi-mode, address, chip, dc, rst, bl, busy, cs, pwr)")
         expect("colour = red\n" + Self.real, .unknownKey,
                "boards/t.board:1: colour: unknown key at the top of the file (name, description, chip) — is a [section] header missing?")
         expect(edit("[led]", "[wifi]"), .unknownSection,
@@ -461,6 +461,33 @@ final class BoardTests: XCTestCase {
         XCTAssertEqual(hex?.debounceMs, 50)
     }
 
+    /// The glass's diagonal (docs/boards.md, Text height): every board file says it, the screens'
+    /// smallest face is at least 1.1 mm tall on it, and a glass too small for that is refused.
+    func testDiagonalsAndTheTextHeight() throws {
+        for url in try Self.boardFiles() {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            XCTAssertTrue(text.contains("\ndiagonal = "), url.lastPathComponent)
+            let b = try BoardParser.parse(bytes: Array(text.utf8), file: "boards/\(url.lastPathComponent)")
+            let d = try XCTUnwrap(b.display.diagonalInches, b.name)
+            let mm = try XCTUnwrap(b.profile.capHeightMM(b.profile.minimumFace, diagonalInches: d))
+            XCTAssertGreaterThanOrEqual(mm, DisplayProfile.minimumCapHeightMM, b.name)
+        }
+        // Without the key: the size's usual panel.
+        XCTAssertEqual(try BoardParser.parse(Self.real, file: "boards/t.board").display.diagonalInches, 1.3)
+        let inches = try BoardParser.parse(edit("size = 240x240", "size = 240x240\ndiagonal = 1.54in"), file: "boards/t.board")
+        XCTAssertEqual(inches.display.diagonalInches, 1.54)
+        // A 1.0" 240x240 glass: 12x16 capitals of 1.05 mm.
+        expect(edit("size = 240x240", "size = 240x240\ndiagonal = 1.0"), .impossibleSize,
+               "boards/t.board:7: display.diagonal: the screens' smallest text would be 1.05 mm tall on a 1.0\" 240x240 panel, "
+               + "under the 1.1 mm minimum (docs/boards.md)")
+        expect(edit("size = 240x240", "size = 240x240\ndiagonal = big"), .badNumber,
+               "boards/t.board:7: display.diagonal: 'big' is not a size in inches (like 1.3 or 2.0)")
+        expect(edit("size = 240x240", "size = 240x240\ndiagonal = nan"), .badNumber,
+               "boards/t.board:7: display.diagonal: 'nan' is not a size in inches (like 1.3 or 2.0)")
+        expect(edit("size = 240x240", "size = 240x240\ndiagonal = 30"), .outOfRange,
+               "boards/t.board:7: display.diagonal: 30.0 is out of range: 0.5–20 inches")
+    }
+
     func testCombinationsThatCannotWork() {
         expect(edit("bus = spi", "bus = i2c"), .impossibleCombination,
                "boards/t.board:9: display.bus: st7789 is connected over spi or sim, not i2c")
@@ -532,13 +559,13 @@ final class BoardTests: XCTestCase {
         // A simulator board has no pins, buzzer or GPIO keys.
         let sim = Board.builtInTexts[0].text.replacingOccurrences(of: "name = sim-240x240", with: "name = t")
         expect(sim.replacingOccurrences(of: "bus = sim\n\n[buttons]", with: "bus = sim\ndc = 25\n\n[buttons]"), .impossibleCombination,
-               "boards/t.board:10: display.dc: a simulator display (bus = sim) has no pins")
+               "boards/t.board:11: display.dc: a simulator display (bus = sim) has no pins")
         expect(sim + "[buzzer]\nline = 5\n", .impossibleCombination,
-               "boards/t.board:15: [buzzer]: the simulator has no buzzer yet: leave [buzzer] out of a simulator board")
+               "boards/t.board:16: [buzzer]: the simulator has no buzzer yet: leave [buzzer] out of a simulator board")
         expect(sim.replacingOccurrences(of: "layout = 3\nbus = sim", with: "layout = 3\nbus = gpio"), .impossibleCombination,
-               "boards/t.board:13: buttons.bus: a simulator display (bus = sim) needs simulator buttons (bus = sim)")
+               "boards/t.board:14: buttons.bus: a simulator display (bus = sim) needs simulator buttons (bus = sim)")
         expect(sim.replacingOccurrences(of: "controller = st7789", with: "controller = fbdev"), .impossibleCombination,
-               "boards/t.board:9: display.bus: an fbdev display is a framebuffer: bus = fb (the simulator decodes st7789, ssd1306 and ssd1680)")
+               "boards/t.board:10: display.bus: an fbdev display is a framebuffer: bus = fb (the simulator decodes st7789, ssd1306 and ssd1680)")
         // Active-low keys need a pull-up.
         expect(edit("debounce-ms = 30", "bias = pull-down"), .impossibleCombination,
                "boards/t.board:22: buttons.bias: active-low keys connect the line to ground when pressed: they need bias = pull-up (or none with resistors on the board)")

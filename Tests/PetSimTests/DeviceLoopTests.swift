@@ -214,6 +214,59 @@ final class DeviceLoopTests: XCTestCase {
         XCTAssertEqual(panel.frames, 2)
     }
 
+    // MARK: - The status strip's device state
+
+    /// The battery is read once a minute while the screen is on (never while it sleeps, and never
+    /// a wake-up of its own); the link's clients and the battery reach the home screen.
+    func testBatteryAndLinkReachTheStatusStrip() throws {
+        let clock = VirtualClock(wallMs: t0.seconds * 1000 + 5_000)
+        let panel = HeadlessPanel(profile: .square240)
+        let app = try PetApp(store: try EventStore.inMemory(), now: t0)
+        let loop = DeviceLoop(app: app, hardware: Hardware(clock: clock, inputs: [], panel: panel), profile: .square240,
+                              layout: .threeButtons, boot: false)
+        var reads = 0, charge = 80
+        loop.batteryReader = { reads += 1; return charge }
+        let idle = loop.nextDeadlineMs()
+        try loop.step()
+        XCTAssertEqual(reads, 1)
+        XCTAssertEqual(loop.deviceStatus, DeviceStatus(linkConnected: false, batteryPercent: 80))
+        XCTAssertEqual(loop.nextDeadlineMs(), idle, "the battery adds no deadline")
+        let withBattery = loop.canvas.pixels
+        clock.advance(ms: 10_000)
+        try loop.step()
+        XCTAssertEqual(reads, 1, "same minute: not read again")
+        charge = 20
+        clock.advance(ms: 60_000)
+        try loop.step()
+        XCTAssertEqual(reads, 2)
+        XCTAssertEqual(loop.batteryPercent, 20)
+        XCTAssertNotEqual(loop.canvas.pixels, withBattery, "the fill follows the charge")
+        // A phone connects: the phone icon shows; it goes: the icon goes.
+        XCTAssertFalse(loop.canvas.showsText(String(Glyph.phone)))
+        loop.noteLink(.connected(client: 7))
+        try loop.step()
+        XCTAssertTrue(loop.canvas.showsText(String(Glyph.phone)))
+        loop.noteLink(.disconnected(client: 7))
+        try loop.step()
+        XCTAssertFalse(loop.canvas.showsText(String(Glyph.phone)))
+        // Asleep: no reads however long.
+        clock.advance(ms: 3_600_000)
+        try loop.step()
+        XCTAssertEqual(loop.ui.power, .asleep)
+        let asleep = reads
+        clock.advance(ms: 3_600_000)
+        try loop.step()
+        XCTAssertEqual(reads, asleep)
+        // Out-of-range readings are clamped.
+        loop.batteryPercent = nil
+        charge = 250
+        loop.batteryReader = { charge }
+        try loop.perform(.tap(.c))
+        clock.advance(ms: 60_000)
+        try loop.step()
+        XCTAssertEqual(loop.batteryPercent, 100)
+    }
+
     // MARK: - Buzzer and LED
 
     func testRewardsCelebrateRemindersNudgeAndDeclinedActionsBuzzSoftly() throws {

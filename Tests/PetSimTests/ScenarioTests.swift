@@ -120,6 +120,17 @@ final class ScenarioTests: XCTestCase {
         XCTAssertTrue(e.message.contains("unknown step 'jump'"), e.message)
     }
 
+    func testDeviceSteps() throws {
+        let sc = try ScenarioParser.parse("start 2026-03-02 08:00\ndevice link on\ndevice battery 42\ndevice battery none\ndevice link off\n",
+                                    file: "ok.scenario")
+        XCTAssertEqual(sc.steps.count, 5)
+        for bad in ["device link maybe", "device battery 101", "device battery -1", "device battery", "device volume 3"] {
+            guard let e = syntaxError("start 2026-03-02 08:00\n\(bad)") else { continue }
+            XCTAssertEqual(e.line, 2, bad)
+            XCTAssertTrue(e.message.contains("device"), e.message)
+        }
+    }
+
     func testBadDuration() {
         for bad in ["advance 3x", "advance 2m3h", "off -1d", "advance", "off 0s"] {
             guard let e = syntaxError("start 2026-03-02 08:00\n\(bad)") else { continue }

@@ -25,7 +25,8 @@ final class ContrastTests: XCTestCase {
         return (RGB565(raw: sorted[0].key), RGB565(raw: sorted[1].key))
     }
 
-    static let icons: Set<Character> = [Glyph.coin, Glyph.heart, Glyph.flame, Glyph.check, Glyph.bell, Glyph.lock]
+    static let icons: Set<Character> = [Glyph.coin, Glyph.heart, Glyph.flame, Glyph.check, Glyph.bell, Glyph.lock,
+                                        Glyph.phone, Glyph.moon, Glyph.pause, Glyph.food, Glyph.energy]
 
     static func render(_ p: DisplayProfile, _ t: DeviceSettings.ThemeName, _ st: PetState, _ ui: UIState) -> Canvas {
         let ctx = ScreenContext(state: st, ui: ui, now: UIFixture.now, config: Navigator.Config(profile: p),

@@ -26,6 +26,9 @@ final class GoldenFrameTests: XCTestCase {
         for profile in DisplayProfile.all {
             out.append(("home-dark@\(profile.id)", .home, profile, .dark))
         }
+        for profile in DisplayProfile.all {
+            out.append(("home-status@\(profile.id)", .home, profile, .light))
+        }
         return out
     }
 
@@ -36,8 +39,11 @@ final class GoldenFrameTests: XCTestCase {
         var failures: [String] = []
         for (name, screen, profile, themeName) in Self.cases() {
             let ui = UIFixture.ui(for: screen, now: now)
-            let ctx = ScreenContext(state: state, ui: ui, now: now, config: Navigator.Config(profile: profile),
-                                    theme: Theme.resolve(themeName, for: profile))
+            // home-status: every status icon and a hungry pet (the attention bubble).
+            let status = name.hasPrefix("home-status")
+            var ctx = ScreenContext(state: status ? UIFixture.statusState() : state, ui: ui, now: now,
+                                    config: Navigator.Config(profile: profile), theme: Theme.resolve(themeName, for: profile))
+            if status { ctx.device = UIFixture.statusDevice }
             var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)
             Screens.render(ctx, into: &canvas)
             // What the panel shows: the frame packed in the panel's own format (RGB565, SSD1306

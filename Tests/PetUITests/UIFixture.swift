@@ -43,6 +43,21 @@ enum UIFixture {
 
     static let built: (plain: PetState, withFocus: PetState) = build()
 
+    /// The fixture pet muted, paused and in quiet hours (09:00–10:00), hungry: every status icon
+    /// (the pet sleeps, so it asks for nothing).
+    static func statusState() -> PetState {
+        var s = state()
+        s.device.sound = false
+        s.paused = true
+        s.quiet = QuietHours(startMinute: 9 * 60, endMinute: 10 * 60)
+        s.needs.fullnessRaw = 20 * Needs.scale
+        s.needs.asOf = now
+        return s
+    }
+
+    /// A phone connected and the battery at 64 %.
+    static let statusDevice = DeviceStatus(linkConnected: true, batteryPercent: 64)
+
     /// A new pet with nothing in it yet (empty lists), at `now`.
     static func fresh() -> PetState {
         let zones: ZoneLookup = { $0 == "UTC" ? ZoneRules.utc : nil }

@@ -120,10 +120,15 @@ extension Board {
         /// A line that switches the panel's power on (driven high while the display is open), as
         /// on Waveshare's e-paper HATs (their PWR pin).
         public var power: GPIOLine?
+        /// The visible diagonal of the glass in inches (`diagonal = 1.3`; the size's usual panel
+        /// when the file does not say, `DisplayProfile.panelDiagonalInches`): the physical text
+        /// height follows from it (docs/boards.md, at least 1.1 mm).
+        public var diagonalInches: Double?
         public init(controller: Controller, width: Int, height: Int, rotation: Int = 0, columnOffset: Int = 0,
                     rowOffset: Int = 0, bus: DisplayBus, dc: GPIOLine? = nil, reset: GPIOLine? = nil,
                     backlight: GPIOLine? = nil, busy: GPIOLine? = nil, chipSelect: GPIOLine? = nil,
-                    power: GPIOLine? = nil) {
+                    power: GPIOLine? = nil, diagonalInches: Double? = nil) {
+            self.diagonalInches = diagonalInches
             self.controller = controller; self.width = width; self.height = height; self.rotation = rotation
             self.columnOffset = columnOffset; self.rowOffset = rowOffset; self.bus = bus
             self.dc = dc; self.reset = reset; self.backlight = backlight; self.busy = busy; self.chipSelect = chipSelect

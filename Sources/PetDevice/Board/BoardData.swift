@@ -13,6 +13,7 @@ extension Board {
         [display]
         controller = st7789
         size = 240x240
+        diagonal = 1.3
         bus = sim
 
         [buttons]
@@ -30,6 +31,7 @@ extension Board {
         [display]
         controller = st7789
         size = 240x240
+        diagonal = 1.3
         bus = sim
 
         [buttons]
@@ -47,6 +49,7 @@ extension Board {
         [display]
         controller = st7789
         size = 320x240
+        diagonal = 2.0
         rotation = 90
         bus = sim
 
@@ -65,6 +68,7 @@ extension Board {
         [display]
         controller = ssd1680
         size = 250x122
+        diagonal = 2.13
         rotation = 90
         bus = sim
 
@@ -82,6 +86,7 @@ extension Board {
         [display]
         controller = ssd1306
         size = 128x64
+        diagonal = 0.96
         bus = sim
 
         [buttons]

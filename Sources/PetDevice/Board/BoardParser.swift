@@ -11,7 +11,7 @@ public enum BoardParser {
     /// The sections and the keys each may hold ("" = the top of the file, before any section).
     public static let keys: [String: [String]] = [
         "": ["name", "description", "chip"],
-        "display": ["controller", "size", "rotation", "column-offset", "row-offset", "bus", "device", "clock-hz",
+        "display": ["controller", "size", "diagonal", "rotation", "column-offset", "row-offset", "bus", "device", "clock-hz",
                     "spi-mode", "address", "chip", "dc", "rst", "bl", "busy", "cs", "pwr"],
         "buttons": ["layout", "bus", "device", "chip", "a", "b", "c", "d", "up", "down", "left", "right", "centre",
                     "active-low", "bias", "debounce-ms"],
@@ -417,9 +417,26 @@ public enum BoardParser {
             let busy = try gpio("display.busy", section: "display")
             let cs = try gpio("display.cs", section: "display")
             let power = try gpio("display.pwr", section: "display")
+            // The glass's diagonal: the screens' smallest face must be at least 1.1 mm tall on it.
+            var diagonal = profile.panelDiagonalInches
+            if let e = entries["display.diagonal"] {
+                let text = e.value.hasSuffix("in") ? String(e.value.dropLast(2)) : e.value
+                guard let d = Double(text), d.isFinite else {
+                    throw error("display.diagonal", .badNumber, "'\(show(e.value))' is not a size in inches (like 1.3 or 2.0)")
+                }
+                guard d >= 0.5 && d <= 20 else { throw error("display.diagonal", .outOfRange, "\(d) is out of range: 0.5–20 inches") }
+                diagonal = d
+            }
+            if let d = diagonal, let mm = profile.capHeightMM(profile.minimumFace, diagonalInches: d),
+               mm < DisplayProfile.minimumCapHeightMM {
+                let shown = (mm * 100).rounded() / 100
+                throw error("display.diagonal", .impossibleSize, "the screens' smallest text would be \(shown) mm tall on a \(d)\" "
+                            + "\(w)x\(h) panel, under the 1.1 mm minimum (docs/boards.md)")
+            }
             let display = Board.Display(controller: controller, width: w, height: h, rotation: rotation,
                                         columnOffset: columnOffset, rowOffset: rowOffset, bus: displayBus,
-                                        dc: dc, reset: reset, backlight: backlight, busy: busy, chipSelect: cs, power: power)
+                                        dc: dc, reset: reset, backlight: backlight, busy: busy, chipSelect: cs, power: power,
+                                        diagonalInches: diagonal)
             return (display, profile)
         }
 

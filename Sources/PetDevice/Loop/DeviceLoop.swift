@@ -53,6 +53,20 @@ public final class DeviceLoop {
     /// Sounds and light patterns the loop asked for, in order (for tests and the simulator's
     /// `expect`; at most the last 64).
     public private(set) var feedbackLog: [Feedback.Output] = []
+    /// The battery's charge as last read (0...100; nil: the board has no power-supply reading).
+    /// `batteryReader` refreshes it once a minute while the screen is on; the simulator sets it.
+    public var batteryPercent: Int? { didSet { if batteryPercent != oldValue { needsFrame = true } } }
+    /// Reads the battery (the daemon: PetLinux's `PowerSupply`, on boards with a battery).
+    public var batteryReader: (() -> Int?)?
+    /// The phone-link clients connected now (from the transport's connect/disconnect events).
+    public private(set) var linkClients: Set<Int> = []
+    /// The simulator's stand-in for a connected phone (scenarios, golden frames); nil: the link's.
+    public var linkConnectedOverride: Bool? { didSet { if linkConnectedOverride != oldValue { needsFrame = true } } }
+    /// What the status strip shows about the device (ScreenContext.device).
+    public var deviceStatus: DeviceStatus {
+        DeviceStatus(linkConnected: linkConnectedOverride ?? !linkClients.isEmpty, batteryPercent: batteryPercent)
+    }
+    var batteryReadMinute: Int64 = .min
     var nextFrameMs: Int64?
     /// Something the screen shows may have changed since the last frame: events, the view, an
     /// animation frame, the minute on the clock (or the second of a running focus countdown).
@@ -139,12 +153,20 @@ public final class DeviceLoop {
         if let transport = hardware.link {
             let events: [LinkEvent]
             do { events = try transport.receive() } catch { note(error); events = [] }
-            for e in events { sendLink(link?.handle(e, loop: self) ?? []) }
+            for e in events {
+                noteLink(e)
+                sendLink(link?.handle(e, loop: self) ?? [])
+            }
             sendLink(link?.tick(loop: self) ?? [])
         }
         let focusRunning = navigator.ui.screen == .focus && app.state.commitments.focus != nil
         let clock = focusRunning ? floorDiv(nowMs, 1000) : floorDiv(nowMs, 60_000)
         if clock != shownClock { needsFrame = true; shownClock = clock }
+        // The battery, once a minute while the screen is on (no wake-up of its own).
+        if let read = batteryReader, navigator.ui.power != .asleep, floorDiv(nowMs, 60_000) != batteryReadMinute {
+            batteryReadMinute = floorDiv(nowMs, 60_000)
+            batteryPercent = read().map { min(100, max(0, $0)) }
+        }
         if let interval = frameIntervalMs, animating {
             if nextFrameMs.map({ nowMs >= $0 }) ?? true {
                 needsFrame = true
@@ -228,11 +250,25 @@ public final class DeviceLoop {
         needsFrame = true
     }
 
+    /// Keeps `linkClients` (the status strip's link icon) in step with the transport (the link
+    /// service reports the clients it drops itself).
+    public func noteLink(_ e: LinkEvent) {
+        let before = linkClients.isEmpty
+        switch e {
+        case .connected(let c): linkClients.insert(c)
+        case .disconnected(let c): linkClients.remove(c)
+        case .frame: break
+        }
+        if linkClients.isEmpty != before { needsFrame = true }
+    }
+
     /// Sends frames on the phone link (failures are recorded; the client is dropped).
     public func sendLink(_ frames: [LinkFrame]) {
         guard let transport = hardware.link else { return }
         for f in frames {
-            do { try transport.send(f) } catch { note(error); transport.disconnect(client: f.client) }
+            do { try transport.send(f) } catch {
+                note(error); transport.disconnect(client: f.client); noteLink(.disconnected(client: f.client))
+            }
         }
     }
 
@@ -266,7 +302,8 @@ public final class DeviceLoop {
     public func render() {
         renders += 1
         // The navigator's own view (rows, cursor, scroll, hints for this board): the screen only draws it.
-        let ctx = ScreenContext(navigator: navigator, state: app.state, now: now, nowMs: nowMs, theme: theme)
+        var ctx = ScreenContext(navigator: navigator, state: app.state, now: now, nowMs: nowMs, theme: theme)
+        ctx.device = deviceStatus
         Screens.render(ctx, into: &canvas)
     }
 

@@ -313,6 +313,7 @@ public final class LinkService: LinkServing {
     func drop(_ c: Int, _ error: ErrorMessage, loop: DeviceLoop) {
         loop.sendLink([LinkFrame(client: c, bytes: MessageEncoder.frame(error))])
         loop.hardware.link?.disconnect(client: c)
+        loop.noteLink(.disconnected(client: c))
         forget(c, loop: loop)
     }
 

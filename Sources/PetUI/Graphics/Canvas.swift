@@ -88,6 +88,10 @@ public struct Canvas: Sendable {
     /// Art sprites (the pet scene's layers) drawn since the last `clear`/`fill`: where each one's
     /// whole picture lies and the crop it was drawn in (`PetScene`; tests check items are whole).
     public var spriteRuns: [SpriteRun] = []
+    /// The smallest face text may be drawn in on this canvas: the screens' text helpers draw a
+    /// smaller request in this face (`DisplayProfile.minimumFace`: text at least about 1.1 mm tall on
+    /// the panel). Set by `Screens.render`; `.small` (no floor) otherwise.
+    public var minimumFace: FontFace = .small
 
     public init(width: Int, height: Int, background: RGB565 = .black) {
         self.width = max(0, width)
@@ -245,10 +249,18 @@ public struct Canvas: Sendable {
     /// top/bottom edge so the corners become quarter circles.
     mutating func fillRounded(_ full: Rect, radius r: Int, color: UInt16) -> Rect? {
         guard let clip = full.intersection(bounds) else { return nil }
-        for yy in clip.y..<clip.maxY {
-            let k = min(yy - full.y, full.maxY - 1 - yy)      // distance from nearest edge row
-            let inset = k < r ? Canvas.cornerInset(row: k, radius: r) : 0
-            rawFill(Rect(x: full.x.addingSaturating(inset), y: yy, w: full.w - 2 * inset, h: 1), color)
+        let w = width
+        // One pass over the pixels: each row's span, inset at the corners, clipped to the canvas.
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for yy in clip.y..<clip.maxY {
+                let k = min(yy - full.y, full.maxY - 1 - yy)      // distance from nearest edge row
+                let inset = k < r ? Canvas.cornerInset(row: k, radius: r) : 0
+                let x0 = max(clip.x, full.x.addingSaturating(inset))
+                let x1 = min(clip.maxX, full.maxX.subtractingSaturating(inset))
+                guard x1 > x0 else { continue }
+                let row = yy * w
+                UnsafeMutableBufferPointer(rebasing: buf[(row + x0)..<(row + x1)]).update(repeating: color)
+            }
         }
         return clip
     }

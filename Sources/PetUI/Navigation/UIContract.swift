@@ -138,6 +138,8 @@ public struct ScreenContext: Sendable {
     public var nowMs: Int64
     public var profile: DisplayProfile
     public var theme: Theme
+    /// What the device knows beside the state (the phone link, the battery): the status strip.
+    public var device = DeviceStatus()
 
     /// The screen a running navigator shows (its UI state and view; its display).
     public init(navigator: Navigator, state: PetState, now: Instant, nowMs: Int64? = nil, theme: Theme) {

@@ -14,9 +14,9 @@ enum CommitmentsScreen {
         let count = list?.items.count ?? 0
         let area = l.content
         // Footer: totals.
-        let footer = "held " + String(Glyph.coin) + "\(s.commitments.held)" + (l.size == .tiny ? "" : "   \(count) active")
-        let footerH = l.big ? 14 : 9
-        Txt.draw(&canvas, footer, x: l.pad, y: l.H - footerH + (l.big ? 2 : 1), p.muted, .small, maxWidth: l.W - 2 * l.pad)
+        let footer = "held " + String(Glyph.coin) + "\(s.commitments.held)" + (l.size == .tiny ? "" : (l.big ? "  " : "   ") + "\(count) active")
+        let footerH = l.big ? l.small.height + 2 : 9
+        Txt.draw(&canvas, footer, x: l.pad, y: l.H - footerH + (l.big ? 1 : 1), p.muted, l.small, maxWidth: l.W - 2 * l.pad)
         let listArea = Rect(x: 0, y: area.y, w: l.W, h: area.h - footerH)
         guard let list, !list.rows.isEmpty,
               let frame = ListLayout.frame(.commitments, profile: c.profile, state: s, now: c.now) else {
@@ -28,10 +28,10 @@ enum CommitmentsScreen {
             let jarR = Rect(x: 6, y: listArea.maxY - 40, w: l.W - 12, h: 38)
             l.card(&canvas, jarR)
             Txt.draw(&canvas, String(Glyph.heart), x: jarR.x + 8, y: jarR.y + 11, p.flame, .large)
-            Txt.draw(&canvas, "Charity jar " + String(Glyph.coin) + "\(s.commitments.charityJar)", x: jarR.x + 28, y: jarR.y + 5,
-                     p.fg, .small, maxWidth: jarR.w - 36)
-            Txt.draw(&canvas, "Missed stakes go here, never back.", x: jarR.x + 28, y: jarR.y + 19, p.muted, .small,
-                     maxWidth: jarR.w - 36)
+            Txt.draw(&canvas, "Charity jar " + String(Glyph.coin) + "\(s.commitments.charityJar)", x: jarR.x + 28, y: jarR.y + 2,
+                     p.fg, l.small, maxWidth: jarR.w - 36)
+            Txt.line(&canvas, "Missed stakes go here, never back.", x: jarR.x + 28, y: jarR.y + 20, width: jarR.w - 36, p.muted,
+                     l.small, ms: l.ms)
             let rh = frame.rowHeight
             for k in list.visibleRange {
                 let row = list.rows[k]
@@ -44,9 +44,10 @@ enum CommitmentsScreen {
                 let ink = on ? p.onAccent : p.fg
                 let muted = on ? p.onAccent : p.muted
                 let sx = Txt.drawRight(&canvas, row.value ?? "", right: r.maxX - 8, y: r.y + 4, ink, .large)
-                let hx = Txt.drawRight(&canvas, row.detailValue ?? "", right: r.maxX - 8, y: r.y + 25, muted, .small)
-                Txt.draw(&canvas, row.label, x: r.x + 8, y: r.y + 4, ink, .large, maxWidth: sx - r.x - 16)
-                Txt.draw(&canvas, row.detail ?? "", x: r.x + 8, y: r.y + 25, muted, .small, maxWidth: hx - r.x - 14)
+                let dy = r.y + r.h - l.small.height - 2
+                let hx = Txt.drawRight(&canvas, row.detailValue ?? "", right: r.maxX - 8, y: dy, muted, l.small)
+                Txt.line(&canvas, row.label, x: r.x + 8, y: r.y + 3, width: sx - r.x - 16, ink, .large, ms: on ? l.ms : nil)
+                Txt.line(&canvas, row.detail ?? "", x: r.x + 8, y: dy, width: hx - r.x - 20, muted, l.small, ms: l.ms)
                 if on { canvas.markHighlighted(from: runs) }
             }
         } else {

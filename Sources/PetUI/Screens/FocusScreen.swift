@@ -27,10 +27,12 @@ enum FocusScreen {
             HomeView.petFrame(l, &canvas, scene)
             bigNumber(l, &canvas, big, y: scene.maxY + 6, x: 0, w: l.W, scale: 4)
             l.bar(&canvas, Rect(x: 20, y: scene.maxY + 44, w: l.W - 40, h: 10), frac)
-            Txt.drawCentred(&canvas, label + ", " + ends, x: 0, w: l.W, y: scene.maxY + 60, p.muted, .small)
+            // One line each in the 12×16 face (the smallest legible on this panel).
+            Txt.lineCentred(&canvas, label, x: 0, w: l.W, y: scene.maxY + 58, p.muted, l.small, ms: l.ms)
+            Txt.lineCentred(&canvas, ends, x: 0, w: l.W, y: scene.maxY + 76, p.muted, l.small, ms: l.ms)
             if !f.commitments.isEmpty {
-                Txt.drawCentred(&canvas, "keeps \(f.commitments.count) commitment" + (f.commitments.count == 1 ? "" : "s"),
-                                x: 0, w: l.W, y: scene.maxY + 74, p.muted, .small)
+                Txt.lineCentred(&canvas, "keeps \(f.commitments.count) commitment" + (f.commitments.count == 1 ? "" : "s"),
+                                x: 0, w: l.W, y: scene.maxY + 94, p.muted, l.small, ms: l.ms)
             }
         case .wide:
             let scene = Rect(x: 8, y: area.y + 8, w: 130, h: 130)
@@ -81,8 +83,8 @@ enum FocusScreen {
             if p.mono { c.strokeRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, color: p.fg, thickness: 2) }
             else { c.fillRoundedRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, radius: 12, color: p.accent) }
             Txt.drawCentred(&c, "Start 25 min", x: btn.x, w: btn.w, y: btn.y + 12, p.mono ? p.fg : p.onAccent, .large)
-            Txt.drawCentred(&c, "B to begin. Stay with one thing.", x: 0, w: l.W, y: btn.maxY + 10, p.muted, .small)
-            Txt.drawCentred(&c, minutes, x: 0, w: l.W, y: btn.maxY + 24, p.muted, .small)
+            Txt.lineCentred(&c, "B to begin. Stay with one thing.", x: 0, w: l.W, y: btn.maxY + 8, p.muted, l.small, ms: l.ms)
+            Txt.lineCentred(&c, minutes, x: 0, w: l.W, y: btn.maxY + 26, p.muted, l.small, ms: l.ms)
         case .paper:
             let scene = Rect(x: 2, y: area.y + 2, w: 90, h: area.h - 4)
             HomeView.petFrame(l, &c, scene)

@@ -1,8 +1,10 @@
 import PetCore
 
-/// The home screen: the pet in its home, clock, coins, streak, level bar, the next due item and the
-/// speech line (the pet's line, a quit-log recommendation, the self-image goal in rotation), and a
-/// paused marker. One layout per size class (docs/screens.md).
+/// The home screen: the pet in its home, clock, the status icon strip (link, quiet hours, mute,
+/// paused, battery), coins, streak, level bar, the need meters (fullness, energy), the attention
+/// bubble, the next due item and the speech line (the pet's line, a quit-log recommendation, the
+/// self-image goal in rotation). Long text wraps where there is room and scrolls (marquee) where
+/// there is not, except on e-paper. One layout per size class (docs/screens.md).
 enum HomeView {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
         let l = Look(c)
@@ -30,6 +32,10 @@ enum HomeView {
         var nextDueShort: String?
         var speech: String
         var paused: Bool
+        var fullness: Int
+        var energy: Int
+        var attention: Attention?
+        var icons: [StatusIcon]
 
         init(_ c: ScreenContext) {
             let s = c.state
@@ -59,6 +65,11 @@ enum HomeView {
             }
             speech = HomeView.speechLine(s, now: c.now)
             paused = s.paused
+            let n = s.needs(at: c.now)
+            fullness = n.fullness
+            energy = n.energy
+            attention = Attention.of(s, now: c.now)
+            icons = StatusIcon.icons(s, c.device, now: c.now)
         }
     }
 
@@ -105,20 +116,25 @@ enum HomeView {
 
     static func pausedPill(_ l: Look, _ c: inout Canvas, x: Int, y: Int) {
         let label = "PAUSED"
-        let w = Txt.width(label, .small) + 8
-        if l.pal.mono { c.fillRect(x: x, y: y, w: w, h: 11, color: l.pal.fg) }
-        else { c.fillRoundedRect(x: x, y: y, w: w, h: 12, radius: 6, color: l.pal.fg) }
-        Txt.draw(&c, label, x: x + 4, y: y + 2, l.pal.bg, .small)
+        let f = l.small
+        let w = Txt.width(label, f) + 8, h = f.height + 4
+        if l.pal.mono { c.fillRect(x: x, y: y, w: w, h: h - 1, color: l.pal.fg) }
+        else { c.fillRoundedRect(x: x, y: y, w: w, h: h, radius: h / 2, color: l.pal.fg) }
+        Txt.draw(&c, label, x: x + 4, y: y + 2, l.pal.bg, f)
     }
 
-    /// A speech bubble with `lines` lines in `r`, its tail towards `tail` (down or left).
+    /// A speech bubble in `r` (its width; its height follows the lines), its tail down or left.
+    /// The text wraps to `maxLines`; what does not fit scrolls on the last line (or ends in "..."
+    /// on e-paper). Returns the bubble's height.
+    @discardableResult
     static func bubble(_ l: Look, _ c: inout Canvas, _ text: String, _ r: Rect, maxLines: Int, tailDown: Bool,
-                       centred: Bool = true) {
-        let f: TextSize = .small
-        let lines = Txt.wrap(text, f, width: r.w - 12, maxLines: maxLines)
-        guard !lines.isEmpty else { return }
-        let textW = lines.map { Txt.width($0, f) }.max() ?? 0
-        let h = lines.count * (f.height + 2) + 8
+                       centred: Bool = true) -> Int {
+        let f = l.small
+        let all = Txt.breakLines(text, f, width: r.w - 12)
+        guard !all.isEmpty else { return 0 }
+        let n = min(all.count, maxLines)
+        let textW = all.count > maxLines ? r.w - 12 : (all.map { Txt.width($0.text, f) }.max() ?? 0)
+        let h = n * (f.height + 2) + 8
         let w = centred ? max(40, textW + 14) : r.w
         let x = centred ? r.x + (r.w - w) / 2 : r.x
         let y = r.y
@@ -140,28 +156,40 @@ enum HomeView {
                 if half > 0 { c.vline(x: x - i + 1, y: ty - half, h: 2 * half + 1, color: p.bubble) }
             }
         }
-        for (k, line) in lines.enumerated() {
-            let ly = y + 5 + k * (f.height + 2)
-            if centred { Txt.drawCentred(&c, line, x: x + 6, w: w - 12, y: ly, p.bubbleText, f) }
-            else { Txt.draw(&c, line, x: x + 7, y: ly, p.bubbleText, f, maxWidth: w - 12) }
+        if centred && all.count <= maxLines {
+            for (k, line) in all.enumerated() {
+                Txt.drawCentred(&c, line.text, x: x + 6, w: w - 12, y: y + 5 + k * (f.height + 2), p.bubbleText, f)
+            }
+        } else {
+            Txt.flow(&c, text, x: x + 7, y: y + 5, width: w - 13, maxLines: maxLines, p.bubbleText, f, ms: l.ms)
         }
+        return h
     }
 
-    /// The next-task card: bell, title (wrapped to `lines`), due.
-    static func nextCard(_ l: Look, _ m: Model, _ c: inout Canvas, _ r: Rect, titleLines: Int) {
+    /// The next-task card: the title (wrapped to `titleLines`, the rest scrolling on the last),
+    /// then the bell and the due time (wrapped to `dueLines`).
+    static func nextCard(_ l: Look, _ m: Model, _ c: inout Canvas, _ r: Rect, titleLines: Int, dueLines: Int = 1) {
         l.card(&c, r)
         let p = l.pal
+        let f = l.small
         guard let title = m.nextTitle, !title.isEmpty else {
-            let msg = "No tasks - enjoy!"
-            let f: TextSize = Txt.width(msg, .large) <= r.w - 12 ? .large : .small
-            Txt.drawCentred(&c, msg, x: r.x + 4, w: r.w - 8, y: r.y + (r.h - f.height) / 2, p.good, f)
+            // "No tasks - enjoy!", on two centred lines where one is too narrow.
+            let lines = Txt.wrap("No tasks - enjoy!", f, width: r.w - 8, maxLines: max(1, (r.h - 4) / (f.height + 2)))
+            var y = r.y + (r.h - lines.count * (f.height + 2) + 2) / 2
+            for line in lines {
+                Txt.drawCentred(&c, line, x: r.x + 4, w: r.w - 8, y: y, p.good, f)
+                y += f.height + 2
+            }
             return
         }
-        let tx = r.x + 26
-        Txt.draw(&c, String(Glyph.bell), x: r.x + 8, y: r.y + 5, p.meter, .large)
-        let used = Txt.drawWrapped(&c, title, x: tx, y: r.y + 4, width: r.maxX - 6 - tx, maxLines: titleLines, p.fg, .large)
-        if let due = m.nextDue {
-            Txt.draw(&c, due, x: tx, y: min(r.maxY - 11, r.y + 6 + used), p.muted, .small, maxWidth: r.maxX - 6 - tx)
+        let tx = r.x + 6, tw = r.maxX - 6 - tx
+        var y = r.y + 4
+        y += Txt.flow(&c, title, x: tx, y: y, width: tw, maxLines: titleLines, p.fg, .large, ms: l.ms) + 4
+        if let due = m.nextDue, y + f.height <= r.maxY {
+            Txt.draw(&c, String(Glyph.bell), x: tx, y: y, p.muted, f)
+            let dx = tx + f.advance + 4
+            let lines = max(1, min(dueLines, (r.maxY - y) / (f.height + 2)))
+            Txt.flow(&c, due, x: dx, y: y, width: r.maxX - 6 - dx, maxLines: lines, p.muted, f, ms: l.ms)
         }
     }
 
@@ -174,85 +202,124 @@ enum HomeView {
 
     // MARK: Layouts
 
-    static func statusBar(_ l: Look, _ m: Model, _ c: inout Canvas) {
+    /// Fullness and energy side by side in [x, x+w).
+    static func needs(_ l: Look, _ m: Model, _ c: inout Canvas, x: Int, y: Int, w: Int, _ f: TextSize, barHeight: Int) {
+        let gap = f == .large || l.big ? 10 : 5
+        let half = (w - gap) / 2
+        StatusStrip.meter(l, &c, Glyph.food, m.fullness, x: x, y: y, w: half, f, barHeight: barHeight)
+        StatusStrip.meter(l, &c, Glyph.energy, m.energy, x: x + half + gap, y: y, w: w - half - gap, f, barHeight: barHeight)
+    }
+
+    /// The colour status bar: the clock, the status icons after it, the coins (and the streak when
+    /// `streak`) on the right.
+    static func statusBar(_ l: Look, _ m: Model, _ c: inout Canvas, streak: Bool) {
         c.fillRect(x: 0, y: 0, w: l.W, h: 28, color: l.pal.panel)
         c.fillRect(x: 0, y: 28, w: l.W, h: 2, color: l.pal.accent)
-        let left = coinsAndStreak(l, m, &c, right: l.W - 8, y: 6, .large)
-        Txt.draw(&c, m.clock, x: 8, y: 6, l.pal.fg, .large, maxWidth: left - 16)
+        let left: Int
+        if streak { left = coinsAndStreak(l, m, &c, right: l.W - 8, y: 6, .large) }
+        else {
+            let coins = Fmt.compact(m.coins)
+            let x = l.W - 8 - Txt.width(coins, .large)
+            Txt.draw(&c, coins, x: x, y: 6, l.pal.fg, .large)
+            left = x - 14
+            Txt.draw(&c, String(Glyph.coin), x: left, y: 6, l.pal.coin, .large)
+        }
+        let cw = Txt.draw(&c, m.clock, x: 8, y: 6, l.pal.fg, .large, maxWidth: left - 16)
+        StatusStrip.draw(l, &c, m.icons, right: left - 10, left: 8 + cw + 8, y: 6, .large, ink: l.pal.fg, paper: l.pal.panel)
     }
 
-    /// 240×240: status bar, speech bubble, the pet's home, name and level, the next task.
+    /// 240×240: status bar, speech bubble, the pet's home (with the attention bubble), name,
+    /// streak and level, the need meters, the next task.
     static func square(_ l: Look, _ m: Model, _ c: inout Canvas) {
-        statusBar(l, m, &c)
-        let frame = Rect(x: 12, y: 64, w: 216, h: 100)
+        statusBar(l, m, &c, streak: false)
+        let frame = Rect(x: 12, y: 64, w: 216, h: 84)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
-        bubble(l, &c, m.speech, Rect(x: 8, y: 34, w: 224, h: 26), maxLines: 2, tailDown: true)
-        levelRow(l, m, &c, x: 10, y: 168, w: 220, .large, name: true)
-        l.bar(&c, Rect(x: 10, y: 187, w: 220, h: 8), m.progress)
-        nextCard(l, m, &c, Rect(x: 6, y: 200, w: 228, h: 36), titleLines: 1)
+        if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 8, y: frame.y + 6, .large) }
+        bubble(l, &c, m.speech, Rect(x: 8, y: 33, w: 224, h: 26), maxLines: 1, tailDown: true)
+        // Name left; streak and level right; a thin level bar under them.
+        let lv = Fmt.compact(m.streak) + " Lv \(m.level)"
+        let lvX = Txt.drawRight(&c, lv, right: l.W - 10, y: 151, l.pal.fg, .large) - 13
+        Txt.draw(&c, String(Glyph.flame), x: lvX, y: 151, l.pal.flame, .large)
+        Txt.line(&c, m.name, x: 10, y: 151, width: lvX - 18, l.pal.fg, .large, ms: l.ms)
+        l.bar(&c, Rect(x: 10, y: 169, w: 220, h: 5), m.progress)
+        needs(l, m, &c, x: 10, y: 177, w: 220, .large, barHeight: 10)
+        nextCard(l, m, &c, Rect(x: 6, y: 196, w: 228, h: 42), titleLines: 1)
     }
 
-    /// 320×240: status bar; the pet left with its name under it; speech, level and the next task right.
+    /// 320×240: status bar; the pet left with its name and mood under it; speech, level, the need
+    /// meters and the next task right.
     static func wide(_ l: Look, _ m: Model, _ c: inout Canvas) {
-        statusBar(l, m, &c)
+        statusBar(l, m, &c, streak: true)
         let frame = Rect(x: 8, y: 38, w: 144, h: 144)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
-        Txt.drawCentred(&c, m.name, x: 4, w: 152, y: 190, l.pal.fg, .large)
-        Txt.drawCentred(&c, "feeling " + m.mood, x: 4, w: 152, y: 212, l.pal.muted, .small)
+        if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 6, y: frame.y + 6, .large) }
+        if Txt.width(m.name, .large) <= 152 { Txt.drawCentred(&c, m.name, x: 4, w: 152, y: 188, l.pal.fg, .large) }
+        else { Txt.line(&c, m.name, x: 4, y: 188, width: 152, l.pal.fg, .large, ms: l.ms) }
+        let mood = Txt.width("feeling " + m.mood, .large) <= 152 ? "feeling " + m.mood : m.mood
+        Txt.drawCentred(&c, mood, x: 4, w: 152, y: 210, l.pal.muted, .large)
         let rx = 166, rw = l.W - rx - 8
-        bubble(l, &c, m.speech, Rect(x: rx, y: 38, w: rw, h: 60), maxLines: 4, tailDown: false, centred: false)
-        levelRow(l, m, &c, x: rx, y: 104, w: rw, .large, name: false)
-        Txt.draw(&c, "\(Int((m.progress * 100).rounded(.down)))% to next", x: rx, y: 109, l.pal.muted, .small,
-                 maxWidth: rw - 60)
-        l.bar(&c, Rect(x: rx, y: 124, w: rw, h: 10), m.progress)
-        nextCard(l, m, &c, Rect(x: rx - 4, y: 144, w: rw + 6, h: 90), titleLines: 3)
+        let bh = bubble(l, &c, m.speech, Rect(x: rx, y: 38, w: rw, h: 44), maxLines: 2, tailDown: false, centred: false)
+        let ly = 38 + max(bh, 26) + 4
+        levelRow(l, m, &c, x: rx, y: ly, w: rw, .large, name: false)
+        Txt.draw(&c, "\(Int((m.progress * 100).rounded(.down)))%", x: rx, y: ly, l.pal.muted, .large, maxWidth: rw - 60)
+        l.bar(&c, Rect(x: rx, y: ly + 18, w: rw, h: 8), m.progress)
+        needs(l, m, &c, x: rx, y: ly + 30, w: rw, .large, barHeight: 10)
+        let cy = ly + 50
+        nextCard(l, m, &c, Rect(x: rx - 4, y: cy, w: rw + 6, h: l.H - 4 - cy), titleLines: 3, dueLines: 2)
     }
 
-    /// 128×64: clock and coins on top, the pet left, level and streak right, speech and next task below.
+    /// 128×64: clock, status icons and coins on top; the pet left (with the attention bubble);
+    /// level, streak and name, the need meters right; speech and next task below, scrolling.
     static func tiny(_ l: Look, _ m: Model, _ c: inout Canvas) {
         let p = l.pal
         let coins = String(Glyph.coin) + Fmt.compact(m.coins)
         let cx = Txt.drawRight(&c, coins, right: l.W - 1, y: 0, p.fg, .small)
-        Txt.draw(&c, m.clock, x: 1, y: 0, p.fg, .small, maxWidth: cx - 4)
+        let cw = Txt.draw(&c, m.clock, x: 1, y: 0, p.fg, .small, maxWidth: cx - 4)
+        StatusStrip.draw(l, &c, m.icons, right: cx - 4, left: 1 + cw + 3, y: 0, .small, ink: p.fg, paper: p.bg)
         c.hline(x: 0, y: 9, w: l.W, color: p.fg)
         PetScene.draw(l.ctx, in: Rect(x: 2, y: 11, w: 34, h: 34), &c)
+        if let a = m.attention { StatusStrip.attention(l, &c, a, right: 38, y: 11, .small) }
         let rx = 40
         let lv = "Lv \(m.level)"
         Txt.draw(&c, lv, x: rx, y: 12, p.fg, .small)
         l.bar(&c, Rect(x: rx + Txt.width(lv, .small) + 3, y: 12, w: l.W - 2 - (rx + Txt.width(lv, .small) + 3), h: 7), m.progress)
-        Txt.draw(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 22, p.fg, .small, maxWidth: l.W - rx - 1)
-        if m.paused { pausedPill(l, &c, x: rx, y: 32) }
-        else { Txt.draw(&c, m.mood, x: rx, y: 33, p.fg, .small, maxWidth: l.W - rx - 1) }
+        Txt.line(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 22, width: l.W - rx - 1, p.fg, .small, ms: l.ms)
+        needs(l, m, &c, x: rx, y: 33, w: l.W - rx - 1, .small, barHeight: 7)
         c.hline(x: 0, y: 46, w: l.W, color: p.fg)
-        Txt.draw(&c, m.speech, x: 1, y: 47, p.fg, .small, maxWidth: l.W - 2)
+        Txt.line(&c, m.speech, x: 1, y: 47, width: l.W - 2, p.fg, .small, ms: l.ms)
         if let t = m.nextTitle {
             var right = l.W - 1
             if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 56, p.fg, .small) - 4 }
-            Txt.draw(&c, String(Glyph.bell) + t, x: 1, y: 56, p.fg, .small, maxWidth: right - 1)
+            Txt.draw(&c, String(Glyph.bell), x: 1, y: 56, p.fg, .small)
+            Txt.line(&c, t, x: 8, y: 56, width: right - 8, p.fg, .small, ms: l.ms)
         } else {
             Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 56, p.fg, .small, maxWidth: l.W - 2)
         }
     }
 
-    /// 250×122 e-paper: high contrast, the pet left, everything else right; nothing animates.
+    /// 250×122 e-paper: high contrast, the pet left, everything else right; nothing animates,
+    /// so long text wraps and is ellipsized after its lines.
     static func paper(_ l: Look, _ m: Model, _ c: inout Canvas) {
         let p = l.pal
         let left = coinsAndStreak(l, m, &c, right: l.W - 4, y: 2, .large)
-        Txt.draw(&c, m.clock, x: 4, y: 2, p.fg, .large, maxWidth: left - 12)
+        let cw = Txt.draw(&c, m.clock, x: 4, y: 2, p.fg, .large, maxWidth: left - 12)
+        StatusStrip.draw(l, &c, m.icons, right: left - 6, left: 4 + cw + 4, y: 6, .small, ink: p.fg, paper: p.bg)
         c.fillRect(x: 0, y: 19, w: l.W, h: 2, color: p.fg)
         let frame = Rect(x: 2, y: 23, w: 98, h: 97)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 3, y: frame.y + 3) }
+        if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 3, y: frame.y + 3, .small) }
         let rx = 106, rw = l.W - rx - 4
         levelRow(l, m, &c, x: rx, y: 24, w: rw, .small, name: true)
-        l.bar(&c, Rect(x: rx, y: 34, w: rw, h: 7), m.progress)
-        bubble(l, &c, m.speech, Rect(x: rx + 4, y: 46, w: rw - 4, h: 34), maxLines: 3, tailDown: false, centred: false)
+        l.bar(&c, Rect(x: rx, y: 33, w: rw, h: 6), m.progress)
+        needs(l, m, &c, x: rx, y: 42, w: rw, .small, barHeight: 6)
+        bubble(l, &c, m.speech, Rect(x: rx + 4, y: 53, w: rw - 4, h: 28), maxLines: 2, tailDown: false, centred: false)
         if let t = m.nextTitle {
-            Txt.draw(&c, String(Glyph.bell) + " Next", x: rx, y: 86, p.fg, .small)
-            Txt.draw(&c, t, x: rx, y: 96, p.fg, .small, maxWidth: rw)
-            if let d = m.nextDue { Txt.draw(&c, d, x: rx, y: 106, p.fg, .small, maxWidth: rw) }
+            Txt.draw(&c, String(Glyph.bell), x: rx, y: 85, p.fg, .small)
+            let used = Txt.flow(&c, t, x: rx + 8, y: 85, width: rw - 8, maxLines: 2, p.fg, .small, ms: nil)
+            if let d = m.nextDue { Txt.draw(&c, d, x: rx + 8, y: 85 + used + 3, p.fg, .small, maxWidth: rw - 8) }
         } else {
             Txt.draw(&c, "No tasks - enjoy!", x: rx, y: 96, p.fg, .small, maxWidth: rw)
         }

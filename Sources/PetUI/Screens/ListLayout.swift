@@ -20,7 +20,8 @@ public enum ListLayout {
         if menu { return menuFrame(profile) }
         let m = Metrics(profile)
         let W = m.W, H = m.H, content = m.content
-        let hints = m.big ? 12 : 0
+        // The hint bar: one line of the 12×16 face (the smallest legible on the colour panels).
+        let hints = m.big ? 18 : 0
         switch screen {
         case .today:
             return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.rowHeight)
@@ -47,17 +48,17 @@ public enum ListLayout {
             return ListFrame(area: list, rowHeight: m.rowHeight)
         case .settings:
             if m.big {
-                let h = content.h - 14
-                return ListFrame(area: Rect(x: 0, y: content.y + 4, w: W, h: h - 4), rowHeight: 28)
+                let h = content.h - hints
+                return ListFrame(area: Rect(x: 0, y: content.y + 2, w: W, h: h - 2), rowHeight: 28)
             }
             return ListFrame(area: content, rowHeight: m.size == .paper ? 16 : 9)
         case .urgeLog:
             switch m.size {
             case .square:
-                let infoBottom = content.y + 4 + 46
-                return ListFrame(area: Rect(x: 0, y: infoBottom + 26, w: W, h: H - infoBottom - 26 - 12), rowHeight: m.rowHeight)
+                let infoBottom = content.y + 4 + 64   // UrgeLogScreen's info card (three lines of 12×16)
+                return ListFrame(area: Rect(x: 0, y: infoBottom + 24, w: W, h: H - infoBottom - 24 - hints), rowHeight: m.rowHeight)
             case .wide:
-                return ListFrame(area: Rect(x: 0, y: content.y + 26, w: 204, h: H - content.y - 26 - 12), rowHeight: m.rowHeight)
+                return ListFrame(area: Rect(x: 0, y: content.y + 44, w: 204, h: H - content.y - 44 - hints), rowHeight: m.rowHeight)
             case .paper:
                 return ListFrame(area: Rect(x: 0, y: content.y + 11, w: 140, h: content.h - 11), rowHeight: m.rowHeight)
             case .tiny:

@@ -22,8 +22,9 @@ enum Overlays {
         c.fillRect(x: 0, y: 0, w: l.W, h: h, color: fill)
         if !p.mono { c.fillRect(x: 0, y: h, w: l.W, h: 1, color: p.fg) }
         let line = String(Glyph.bell) + " " + text
-        let f: TextSize = l.big && Txt.width(line, .large) <= l.W - 8 ? .large : .small
-        Txt.drawCentred(&c, line, x: 2, w: l.W - 4, y: (h - f.height) / 2, ink, f)
+        // Centred when it fits, else scrolling (the whole message can be read).
+        let f = Txt.legible(l.big && Txt.width(line, .large) <= l.W - 8 ? .large : .small, on: c)
+        Txt.lineCentred(&c, line, x: 2, w: l.W - 4, y: (h - f.height) / 2, ink, f, ms: l.ms)
     }
 
     static func glyph(_ k: Toast.Kind) -> Character {

@@ -7,6 +7,7 @@ public enum Screens {
         if canvas.width != c.profile.width || canvas.height != c.profile.height {
             canvas = Canvas(width: c.profile.width, height: c.profile.height, background: c.theme.background)
         }
+        canvas.minimumFace = c.profile.minimumFace
         switch c.ui.screen {
         case .boot: BootScreen.render(c, &canvas)
         case .home: HomeView.render(c, &canvas)

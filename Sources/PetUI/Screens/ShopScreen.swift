@@ -14,16 +14,20 @@ enum ShopScreen {
         // Tab strip.
         let area = l.content
         let tabH = l.big ? 20 : (l.size == .paper ? 12 : 9)
-        let tabW = l.W / NavRows.shopTabs.count
-        for (i, name) in NavRows.shopTabs.enumerated() {
-            let x = i * tabW
+        // Each tab as wide as its name plus an equal share of the room left.
+        let f: TextSize = Txt.legible(.small, on: canvas)
+        let names = NavRows.shopTabs
+        let spare = max(0, l.W - names.reduce(0) { $0 + Txt.width($1, f) }) / max(1, names.count)
+        var x = 0
+        for (i, name) in names.enumerated() {
+            let tabW = i == names.count - 1 ? l.W - x : Txt.width(name, f) + spare
+            defer { x += tabW }
             let on = i == tab
             if on {
                 if l.big { canvas.fillRoundedRect(x: x + 3, y: area.y + 1, w: tabW - 6, h: tabH - 2, radius: 6, color: p.accent) }
                 else { canvas.fillRect(x: x + 1, y: area.y, w: tabW - 2, h: tabH - 1, color: p.fg) }
             }
             let ink = on ? (l.big ? p.onAccent : p.bg) : (l.big ? p.muted : p.fg)
-            let f: TextSize = .small
             Txt.drawCentred(&canvas, name, x: x + 1, w: tabW - 2, y: area.y + (tabH - f.height) / 2, ink, f)
         }
         if !l.big { canvas.hline(x: 0, y: area.y + tabH, w: l.W, color: p.fg) }

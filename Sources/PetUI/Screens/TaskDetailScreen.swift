@@ -1,6 +1,7 @@
 import PetCore
 
-/// One task (`ui.detailTaskID`): the title wrapped (ellipsized after its lines), due, priority,
+/// One task (`ui.detailTaskID`): the title wrapped on every free line (its last line scrolling
+/// when still too long; ellipsized on e-paper), due, priority,
 /// estimate, category, recurrence, state, and the reward completing it now would earn (or the one
 /// it earned).
 enum TaskDetailScreen {
@@ -33,27 +34,51 @@ enum TaskDetailScreen {
         ]
         let p = l.pal
         let area = l.content
+        let late = t.due.map({ $0 < c.now }) == true && t.isOpen
         switch l.size {
         case .square, .wide:
+            // Everything in the 12×16 face. The fields take one line each, or two when the value is
+            // too long and there is room; the title takes the lines left (all of it when it can),
+            // its last line scrolling when even those are too few.
+            let f: TextSize = .large
             let hintH = l.hints(&canvas, c.view.hintText)
-            var y = area.y + 6
-            y += Txt.drawWrapped(&canvas, t.title, x: l.pad, y: y, width: l.W - 2 * l.pad, maxLines: l.size == .wide ? 2 : 3,
-                                 p.fg, .large) + 8
+            let lineH = f.height + 2
+            let labelW = (fields.map { Txt.width($0.0, f) }.max() ?? 0) + 8
+            let valueW = l.W - 2 * l.pad - labelW
+            let top = area.y + 4
+            let avail = (l.H - hintH - top - 6) / lineH
+            let titleW = l.W - 2 * l.pad
+            let titleNeed = Txt.lineCount(t.title, f, width: titleW)
+            var fieldLines = fields.map { Txt.lineCount($0.1, f, width: valueW) > 1 ? 2 : 1 }
+            // Give up second lines (from the bottom) until the title has at least one line.
+            var k = fieldLines.count - 1
+            while fieldLines.reduce(0, +) + 1 > avail, k >= 0 { fieldLines[k] = 1; k -= 1 }
+            let titleLines = max(1, min(titleNeed, avail - fieldLines.reduce(0, +)))
+            var y = top
+            y += Txt.flow(&canvas, t.title, x: l.pad, y: y, width: titleW, maxLines: titleLines, p.fg, f, ms: l.ms) + 6
             canvas.hline(x: l.pad, y: y - 4, w: l.W - 2 * l.pad, color: p.mono ? p.fg : p.track)
-            let labelW = 84
-            let rows = max(1, (l.H - hintH - y) / 19)
-            for (k, f) in fields.prefix(rows).enumerated() {
-                let fy = y + k * 19
-                Txt.draw(&canvas, f.0, x: l.pad, y: fy + 4, p.muted, .small, maxWidth: labelW - 4)
-                let ink = f.0 == "Due" && t.due.map({ $0 < c.now }) == true && t.isOpen ? p.flame : p.fg
-                Txt.draw(&canvas, f.1, x: l.pad + labelW, y: fy, ink, .large, maxWidth: l.W - 2 * l.pad - labelW)
+            for (i, field) in fields.enumerated() where y + f.height <= l.H - hintH {
+                Txt.draw(&canvas, field.0, x: l.pad, y: y, p.muted, f, maxWidth: labelW - 4)
+                let ink = field.0 == "Due" && late ? p.flame : p.fg
+                let lines = min(fieldLines[i], (l.H - hintH - y + 2) / lineH)
+                y += Txt.flow(&canvas, field.1, x: l.pad + labelW, y: y, width: valueW, maxLines: max(1, lines), ink, f, ms: l.ms) + 2
             }
         case .paper:
-            var y = area.y + 2
-            y += Txt.drawWrapped(&canvas, t.title, x: l.pad, y: y, width: l.W - 2 * l.pad, maxLines: 2, p.fg, .large) + 4
-            // Two columns of small fields.
-            let colW = (l.W - 2 * l.pad) / 2
-            for (k, f) in fields.enumerated() {
+            // The title in the 12×16 face when three lines hold it, else in the 6×8 face (up to
+            // six lines); under it the due time on its own line, the other fields in two columns.
+            let top = area.y + 2
+            let fieldsTop = l.H - 4 * 10 - 1
+            let titleW = l.W - 2 * l.pad
+            let big = Txt.lineCount(t.title, .large, width: titleW) <= 3
+            let tf: TextSize = big ? .large : .small
+            let maxLines = max(1, (fieldsTop - top - 2) / (tf.height + 2))
+            let used = Txt.flow(&canvas, t.title, x: l.pad, y: top, width: titleW, maxLines: maxLines, p.fg, tf, ms: nil)
+            var y = min(fieldsTop, top + used + 5)
+            let dw = Txt.draw(&canvas, "Due:", x: l.pad, y: y, p.fg, .small)
+            Txt.draw(&canvas, due, x: l.pad + dw + 4, y: y, p.fg, .small, maxWidth: titleW - dw - 4)
+            y += 10
+            let colW = titleW / 2
+            for (k, f) in fields.dropFirst().enumerated() {
                 let col = k < 3 ? 0 : 1
                 let fy = y + (k % 3) * 10
                 guard fy + 8 <= l.H else { continue }
@@ -62,9 +87,10 @@ enum TaskDetailScreen {
                 Txt.draw(&canvas, f.1, x: x + lw + 3, y: fy, p.fg, .small, maxWidth: colW - lw - 6)
             }
         case .tiny:
+            // Two lines of title (the rest scrolling), then one line per group of fields, each
+            // scrolling when too long.
             var y = area.y
-            Txt.draw(&canvas, t.title, x: 1, y: y, p.fg, .small, maxWidth: l.W - 2)
-            y += 9
+            y += Txt.flow(&canvas, t.title, x: 1, y: y, width: l.W - 2, maxLines: 2, p.fg, .small, lineGap: 1, ms: l.ms) + 1
             let terse = [
                 "due " + due,
                 Fmt.priority(t.priority) + (t.estimate.map { " " + Fmt.minutes($0) } ?? "") + " " + Fmt.recurrence(t.recurrence),
@@ -72,7 +98,7 @@ enum TaskDetailScreen {
                 rewardText,
             ]
             for line in terse where y + 8 <= l.H {
-                Txt.draw(&canvas, line, x: 1, y: y, p.fg, .small, maxWidth: l.W - 2)
+                Txt.line(&canvas, line, x: 1, y: y, width: l.W - 2, p.fg, .small, ms: l.ms)
                 y += 9
             }
         }

@@ -28,20 +28,20 @@ enum UrgeLogScreen {
         let area = l.content
         switch l.size {
         case .square:
-            let info = Rect(x: 6, y: area.y + 4, w: l.W - 12, h: 46)
+            let info = Rect(x: 6, y: area.y + 4, w: l.W - 12, h: 64)
             infoCard(l, &canvas, info, since: since, gauge: gauge)
-            Txt.draw(&canvas, prompt, x: l.pad, y: info.maxY + 6, p.fg, .large, maxWidth: l.W - 2 * l.pad)
+            Txt.line(&canvas, prompt, x: l.pad, y: info.maxY + 4, width: l.W - 2 * l.pad, p.fg, .large, ms: l.ms)
             l.hints(&canvas, c.view.hintText)
             drawList()
         case .wide:
             let lw = 204
-            Txt.draw(&canvas, prompt, x: l.pad, y: area.y + 6, p.fg, .large, maxWidth: lw - l.pad)
+            Txt.flow(&canvas, prompt, x: l.pad, y: area.y + 4, width: lw - l.pad, maxLines: 2, p.fg, .large, ms: l.ms)
             l.hints(&canvas, c.view.hintText)
             drawList()
             infoCard(l, &canvas, Rect(x: lw + 6, y: area.y + 6, w: l.W - lw - 12, h: 120), since: since, gauge: gauge)
         case .paper:
             let lw = 140
-            Txt.draw(&canvas, prompt, x: l.pad, y: area.y + 1, p.fg, .small, maxWidth: lw - l.pad)
+            Txt.line(&canvas, prompt, x: l.pad, y: area.y + 1, width: lw - l.pad, p.fg, .small, ms: nil)
             drawList()
             infoCard(l, &canvas, Rect(x: lw + 4, y: area.y + 2, w: l.W - lw - 6, h: area.h - 4), since: since, gauge: gauge)
         case .tiny:
@@ -51,7 +51,7 @@ enum UrgeLogScreen {
                 l.bar(&canvas, Rect(x: 22, y: top, w: l.W - 24, h: 7), Double(g.percentLeft) / 100)
                 top += 9
             }
-            Txt.draw(&canvas, prompt, x: 1, y: top, p.fg, .small, maxWidth: l.W - 2)
+            Txt.line(&canvas, prompt, x: 1, y: top, width: l.W - 2, p.fg, .small, ms: l.ms)
             drawList()
         }
     }
@@ -63,13 +63,15 @@ enum UrgeLogScreen {
         let x = r.x + 6, w = r.w - 12
         var y = r.y + 5
         let gap = l.big ? 4 : 2
+        let f = l.small
         func text(_ s: String, _ ink: RGB565, lines: Int = 2) {
-            guard y + 8 <= r.maxY - 2 else { return }
-            y += Txt.drawWrapped(&c, s, x: x, y: y, width: w, maxLines: min(lines, max(1, (r.maxY - 2 - y) / 10)), ink, .small) + gap
+            guard y + f.height <= r.maxY - 2 else { return }
+            y += Txt.flow(&c, s, x: x, y: y, width: w, maxLines: min(lines, max(1, (r.maxY - 2 - y) / (f.height + 2))), ink, f,
+                          ms: l.ms) + gap
         }
         if let since {
             let one = since + " since last give-in"
-            if Txt.width(one, .small) <= w { text(one, p.fg) } else {
+            if Txt.width(one, f) <= w { text(one, p.fg) } else {
                 Txt.draw(&c, since, x: x, y: y, p.fg, l.big ? .large : .small, maxWidth: w)
                 y += (l.big ? 16 : 8) + gap
                 text("since last give-in", p.muted)
@@ -80,12 +82,14 @@ enum UrgeLogScreen {
         if let g = gauge {
             let pod = g.overdueDays > 0 ? "pod: \(g.overdueDays)d past goal" : "pod: \(g.percentLeft)% left today"
             let day = "day \(g.dayOfPod) of \(g.goalDays)"
-            if Txt.width(pod + ", " + day, .small) <= w { text(pod + ", " + day, p.fg) } else { text(pod, p.fg) }
-            if y + 6 <= r.maxY - 2 {
+            let before = y
+            if Txt.width(pod + ", " + day, f) <= w { text(pod + ", " + day, p.fg) } else { text(pod, p.fg) }
+            // The gauge's bar only under its label.
+            if y > before, y + 6 <= r.maxY - 2 {
                 l.bar(&c, Rect(x: x, y: y, w: w, h: l.big ? 10 : 7), Double(g.percentLeft) / 100, fill: p.good)
                 y += (l.big ? 10 : 7) + gap + 2
             }
-            if Txt.width(pod + ", " + day, .small) > w { text(day, p.muted, lines: 1) }
+            if Txt.width(pod + ", " + day, f) > w { text(day, p.muted, lines: 1) }
         }
         let clean = l.state.quitCleanDays
         text("\(clean) clean day" + (clean == 1 ? "" : "s") + ". Every urge you ride out counts.", p.muted, lines: 4)

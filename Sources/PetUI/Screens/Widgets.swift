@@ -86,10 +86,21 @@ enum Txt {
     /// `s` shortened with "..." to fit `maxWidth`.
     static func fit(_ s: String, _ f: TextSize, _ maxWidth: Int) -> String { Font.fit(s, face: f.face, maxWidth: maxWidth) }
 
-    /// Draws `s` ellipsized to `maxWidth` (never past the right edge of the canvas either).
+    /// The face `f` is drawn in on `c`: never smaller than the canvas's `minimumFace` (the 12×16
+    /// face on the colour panels, where 6×8 text is under 1.1 mm).
+    static func legible(_ f: TextSize, on c: Canvas) -> TextSize {
+        f == .small && c.minimumFace == .large ? .large : f
+    }
+
+    /// Draws `s` ellipsized to `maxWidth` (never past the right edge of the canvas either). A
+    /// face under the canvas's minimum is drawn in the minimum face, centred on the same line.
     @discardableResult
     static func draw(_ c: inout Canvas, _ s: String, x: Int, y: Int, _ color: RGB565, _ f: TextSize = .small,
                      maxWidth: Int? = nil) -> Int {
+        var y = y
+        let g = legible(f, on: c)
+        if g != f { y = min(max(0, y - (g.height - f.height) / 2), c.height - g.height) }
+        let f = g
         // Text that would not fit vertically is left out rather than cut (odd display sizes).
         guard !s.isEmpty, y >= 0, y + f.height <= c.height else { return 0 }
         let room = max(0, c.width - x)
@@ -102,54 +113,92 @@ enum Txt {
     @discardableResult
     static func drawRight(_ c: inout Canvas, _ s: String, right: Int, y: Int, _ color: RGB565, _ f: TextSize = .small,
                           maxWidth: Int? = nil) -> Int {
-        let shown = maxWidth.map { fit(s, f, $0) } ?? s
-        let x = right - width(shown, f)
+        let f2 = legible(f, on: c)
+        let shown = maxWidth.map { fit(s, f2, $0) } ?? s
+        let x = right - width(shown, f2)
         draw(&c, shown, x: max(0, x), y: y, color, f, maxWidth: right - max(0, x))
         return x
     }
 
     /// Draws `s` centred in [x, x+w).
     static func drawCentred(_ c: inout Canvas, _ s: String, x: Int, w: Int, y: Int, _ color: RGB565, _ f: TextSize = .small) {
-        let shown = fit(s, f, w)
-        draw(&c, shown, x: x + (w - width(shown, f)) / 2, y: y, color, f, maxWidth: w)
+        let f2 = legible(f, on: c)
+        let shown = fit(s, f2, w)
+        draw(&c, shown, x: x + (w - width(shown, f2)) / 2, y: y, color, f, maxWidth: w)
+    }
+
+    /// Draws `s` on one line of `width` pixels: whole when it fits; otherwise, with `ms` (a
+    /// display that animates), scrolled as a marquee (`Font.marqueeOffset`: rests at both ends),
+    /// else ellipsized (e-paper). Returns the width used.
+    @discardableResult
+    static func line(_ c: inout Canvas, _ s: String, x: Int, y: Int, width w: Int, _ color: RGB565, _ f: TextSize = .small,
+                     ms: Int64?) -> Int {
+        let f2 = legible(f, on: c)
+        var y = y
+        if f2 != f { y = min(max(0, y - (f2.height - f.height) / 2), c.height - f2.height) }
+        guard !s.isEmpty, w >= f2.advance, y >= 0, y + f2.height <= c.height else { return 0 }
+        if width(s, f2) <= w || ms == nil { return draw(&c, s, x: x, y: y, color, f2, maxWidth: w) }
+        c.drawMarquee(s, x: x, y: y, width: min(w, max(0, c.width - x)), color: color, face: f2.face, ms: ms ?? 0)
+        return w
+    }
+
+    /// `line`, centred in [x, x+w) when it fits.
+    @discardableResult
+    static func lineCentred(_ c: inout Canvas, _ s: String, x: Int, w: Int, y: Int, _ color: RGB565, _ f: TextSize = .small,
+                            ms: Int64?) -> Int {
+        if width(s, legible(f, on: c)) <= w { drawCentred(&c, s, x: x, w: w, y: y, color, f); return w }
+        return line(&c, s, x: x, y: y, width: w, color, f, ms: ms)
+    }
+
+    /// The lines `s` breaks into at `width` pixels, every word kept: words break at spaces, a word
+    /// longer than a line is cut at the line's end (no hyphen). `hard` marks a line that ends
+    /// inside a word.
+    static func breakLines(_ s: String, _ f: TextSize, width: Int) -> [(text: String, hard: Bool)] {
+        let cap = max(1, width / f.advance)
+        var out: [(text: String, hard: Bool)] = []
+        var cur = ""
+        for word in s.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            var w = Substring(word)
+            if !cur.isEmpty {
+                if cur.count + 1 + w.count <= cap { cur += " " + w; continue }
+                out.append((cur, false)); cur = ""
+            }
+            while w.count > cap {
+                out.append((String(w.prefix(cap)), true))
+                w = w.dropFirst(cap)
+            }
+            cur = String(w)
+        }
+        if !cur.isEmpty { out.append((cur, false)) }
+        return out
     }
 
     /// Word-wraps `s` into at most `maxLines` lines of `width` pixels; words longer than a line are
     /// broken; when text is left over the last line ends in "...".
     static func wrap(_ s: String, _ f: TextSize, width: Int, maxLines: Int) -> [String] {
-        let cap = max(1, width / f.advance)
         guard maxLines > 0 else { return [] }
-        var words = s.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
-        var lines: [String] = []
-        var cur = ""
-        var i = 0
-        while i < words.count && lines.count < maxLines {
-            let w = words[i]
-            if cur.isEmpty {
-                if w.count <= cap { cur = w; i += 1 } else {
-                    lines.append(String(w.prefix(cap)))
-                    words[i] = String(w.dropFirst(cap))
-                }
-            } else if cur.count + 1 + w.count <= cap {
-                cur += " " + w; i += 1
-            } else {
-                lines.append(cur); cur = ""
-            }
-        }
-        if !cur.isEmpty {
-            if lines.count < maxLines { lines.append(cur) } else { i -= 1 }
-        }
-        if i < words.count, let last = lines.popLast() {
-            let rest = words[max(0, i)...].joined(separator: " ")
-            lines.append(Font.fit(last + " " + rest, face: f.face, maxWidth: cap * f.advance))
-        }
+        let all = breakLines(s, f, width: width)
+        if all.count <= maxLines { return all.map(\.text) }
+        var lines = all.prefix(maxLines - 1).map(\.text)
+        lines.append(Font.fit(rest(all, from: maxLines - 1), face: f.face, maxWidth: max(1, width / f.advance) * f.advance))
         return lines
+    }
+
+    /// The text of `lines` from `index` on, joined as it was written.
+    static func rest(_ lines: [(text: String, hard: Bool)], from index: Int) -> String {
+        var s = ""
+        for k in index..<lines.count {
+            s += lines[k].text
+            if k < lines.count - 1 && !lines[k].hard { s += " " }
+        }
+        return s
     }
 
     /// Draws wrapped text; returns the height used.
     @discardableResult
     static func drawWrapped(_ c: inout Canvas, _ s: String, x: Int, y: Int, width: Int, maxLines: Int,
                             _ color: RGB565, _ f: TextSize = .small, lineGap: Int = 2, centred: Bool = false) -> Int {
+        let f = legible(f, on: c)
         let lines = wrap(s, f, width: width, maxLines: maxLines)
         for (k, line) in lines.enumerated() {
             let ly = y + k * (f.height + lineGap)
@@ -158,6 +207,31 @@ enum Txt {
         }
         return lines.count * (f.height + lineGap) - (lines.isEmpty ? 0 : lineGap)
     }
+
+    /// Draws `s` in up to `maxLines` lines so that all of it can be read: word-wrapped when it
+    /// fits; otherwise the last line carries the rest as a marquee (with `ms`), or ends in "..."
+    /// (e-paper: `ms` nil). Returns the height used.
+    @discardableResult
+    static func flow(_ c: inout Canvas, _ s: String, x: Int, y: Int, width: Int, maxLines: Int, _ color: RGB565,
+                     _ f: TextSize = .small, lineGap: Int = 2, ms: Int64?) -> Int {
+        let f = legible(f, on: c)
+        guard maxLines > 0 else { return 0 }
+        let all = breakLines(s, f, width: width)
+        guard !all.isEmpty else { return 0 }
+        let n = min(all.count, maxLines)
+        for k in 0..<n {
+            let ly = y + k * (f.height + lineGap)
+            if k == n - 1 && all.count > maxLines {
+                line(&c, rest(all, from: k), x: x, y: ly, width: width, color, f, ms: ms)
+            } else {
+                draw(&c, all[k].text, x: x, y: ly, color, f, maxWidth: width)
+            }
+        }
+        return n * (f.height + lineGap) - lineGap
+    }
+
+    /// How many lines `s` takes at `width` (every word kept).
+    static func lineCount(_ s: String, _ f: TextSize, width: Int) -> Int { breakLines(s, f, width: width).count }
 }
 
 /// One screen being drawn: the context, its colours and the metrics of its size class.
@@ -180,6 +254,14 @@ struct Look {
     var ui: UIState { ctx.ui }
     var now: Instant { ctx.now }
     var big: Bool { size == .square || size == .wide }
+
+    /// The smallest face that is legible here (`DisplayProfile.minimumFace`): 6×8 on the 1-bit
+    /// panels, 12×16 on the colour ones.
+    var small: TextSize { ctx.profile.minimumFace == .large ? .large : .small }
+    /// The clock marquees and blinks run on: milliseconds since the last input, so a row the
+    /// cursor just reached starts scrolling from its beginning (a pure function of the clock:
+    /// every frame at the same instant agrees); nil on e-paper, where nothing moves.
+    var ms: Int64? { ctx.profile.animates ? ctx.nowMs &- ctx.ui.lastInput.seconds &* 1000 : nil }
 
     /// TextSize of titles and list rows.
     var titleFace: TextSize { size == .tiny ? .small : .large }
@@ -261,13 +343,13 @@ struct Look {
         let runs = c.textRuns.count
         defer { if highlighted { c.markHighlighted(from: runs) } }
         if row.kind == .section {
-            let f: TextSize = .small
+            let f = small
             let ty = r.maxY - f.height - (big ? 3 : 1)
-            let w = Txt.draw(&c, row.label, x: r.x + pad, y: ty, pal.muted, f, maxWidth: r.w - 2 * pad)
             var rightEdge = r.maxX - pad
             if let right = row.value { rightEdge = Txt.drawRight(&c, right, right: r.maxX - pad, y: ty, pal.muted, f) - 4 }
+            let w = Txt.draw(&c, row.label, x: r.x + pad, y: ty, pal.muted, f, maxWidth: rightEdge - r.x - pad)
             let lx = r.x + pad + w + 4
-            if rightEdge - lx > 4 { c.hline(x: lx, y: ty + 3, w: rightEdge - lx, color: pal.mono ? pal.fg : pal.track) }
+            if rightEdge - lx > 4 { c.hline(x: lx, y: ty + f.height / 2 - 1, w: rightEdge - lx, color: pal.mono ? pal.fg : pal.track) }
             return
         }
         let f = rowFace
@@ -299,14 +381,17 @@ struct Look {
         }
         var right = r.maxX - pad
         if let rt = row.value, !rt.isEmpty {
-            // Details on the right: small on colour displays (the title gets the room), same size elsewhere.
-            let small = big && !row.valueLarge
-            let rf: TextSize = small ? .small : f
-            let ry = small ? ty + 5 : ty
-            let rInk = highlighted || row.muted ? ink : (small ? pal.muted : ink)
-            right = Txt.drawRight(&c, rt, right: r.maxX - pad, y: ry, rInk, rf, maxWidth: (r.maxX - x) / 2) - (big ? 6 : f.advance / 2)
+            // The value on the right (a due time, a price, a setting) keeps its whole width while
+            // the label keeps at least four characters; the label gets the rest.
+            let rf = Txt.legible(f, on: c)
+            let rInk = highlighted || row.muted ? ink : (big && !row.valueLarge ? pal.muted : ink)
+            let room = max(rf.advance * 3, r.maxX - pad - x - 4 * rf.advance - (big ? 6 : rf.advance / 2))
+            right = Txt.drawRight(&c, rt, right: r.maxX - pad, y: ty, rInk, rf, maxWidth: room) - (big ? 6 : f.advance / 2)
         }
-        Txt.draw(&c, row.label, x: x, y: ty, ink, f, maxWidth: right - x)
+        // The cursor row's label scrolls (marquee) when too long, so all of it can be read; the
+        // others are ellipsized.
+        if highlighted { Txt.line(&c, row.label, x: x, y: ty, width: right - x, ink, f, ms: ms) }
+        else { Txt.draw(&c, row.label, x: x, y: ty, ink, f, maxWidth: right - x) }
     }
 
     func checkBox(_ c: inout Canvas, x: Int, y: Int, size s: Int, checked: Bool, ink: RGB565, highlighted: Bool) {
@@ -357,13 +442,20 @@ struct Look {
     }
 
     /// The button hints at the bottom of colour screens (`ScreenContext.view.hintText`, the
-    /// navigator's action table named with this board's keys: "A up   B select   C back");
-    /// returns their height.
+    /// navigator's action table named with this board's keys: "A up   B select   C back"), in the
+    /// display's smallest legible face, the gaps narrowed when the line is too long and scrolling
+    /// when even that is too long; returns their height.
     @discardableResult
     func hints(_ c: inout Canvas, _ s: String) -> Int {
         guard big else { return 0 }
-        Txt.drawCentred(&c, s, x: 0, w: W, y: H - 10, pal.muted, .small)
-        return 12
+        let f = small
+        var text = s
+        for gap in ["  ", " "] where Txt.width(text, f) > W {
+            text = s.replacing("   ", with: gap)
+        }
+        // Still too long (four buttons, a joystick on 240 px): it scrolls, so every hint can be read.
+        Txt.lineCentred(&c, text, x: 0, w: W, y: H - f.height - 1, pal.muted, f, ms: ms)
+        return f.height + 2
     }
 
     /// A message centred in `area` (empty lists).
@@ -375,3 +467,4 @@ struct Look {
                          maxLines: lines.count, pal.muted, f, centred: true)
     }
 }
+

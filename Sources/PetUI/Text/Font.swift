@@ -12,6 +12,16 @@ public enum Glyph {
     public static let check: Character = "\u{E003}"
     public static let bell: Character = "\u{E004}"
     public static let lock: Character = "\u{E005}"
+    /// Status strip: a phone (the phone link is connected).
+    public static let phone: Character = "\u{E006}"
+    /// Status strip: a crescent moon (quiet hours).
+    public static let moon: Character = "\u{E007}"
+    /// Status strip: two bars (paused).
+    public static let pause: Character = "\u{E008}"
+    /// Need meters: an apple (fullness).
+    public static let food: Character = "\u{E009}"
+    /// Need meters: a lightning bolt (energy).
+    public static let energy: Character = "\u{E00A}"
 }
 
 public enum Font {
@@ -129,6 +139,11 @@ public enum Font {
         (0xE003, "..... ....# ...## #.##. ###.. .#... ....."), // check
         (0xE004, "..#.. .###. .###. .###. ##### ..... ..#.."), // bell
         (0xE005, ".###. #...# #...# ##### ##.## ##.## #####"), // lock
+        (0xE006, "##### #...# #...# #...# #...# ##### ##.##"), // phone: a handset with its button
+        (0xE007, "..### .##.. ##... ##... ##... .##.. ..###"), // moon: a crescent
+        (0xE008, "##.## ##.## ##.## ##.## ##.## ##.## ##.##"), // pause: two bars
+        (0xE009, "...#. ..#.. ##.## ##### ##### ##### .###."), // food: an apple with its stem
+        (0xE00A, "...## ..##. .##.. ##### ..##. .##.. ##..."), // energy: a lightning bolt
     ]
 
     /// Drawn for characters the font does not know.
@@ -202,14 +217,11 @@ extension Canvas {
         let lim = 1 << 40
         let ox = min(max(x, -lim), lim), oy = min(max(y, -lim), lim)
         let drawnWidth = text.count * face.cellWidth * sc
-        let raw = color.raw
-        var touched: Rect? = nil
-        Font.forEachInkRun(text, face: face, scale: sc, x: ox, y: oy, clip: bounds) { r in
-            rawFill(r, raw)
-            touched = touched.map { $0.union(r) } ?? r
+        let box = Rect(x: ox, y: oy, w: drawnWidth, h: face.cellHeight * sc)
+        if let clip = box.intersection(bounds), inkText(text, face: face, scale: sc, x: ox, y: oy, clip: clip, color: color.raw) {
+            markDirty(clip)
         }
-        if let t = touched { markDirty(t) }
-        recordText(text, Rect(x: ox, y: oy, w: drawnWidth, h: face.cellHeight * sc))
+        recordText(text, box)
         return drawnWidth
     }
 
@@ -223,13 +235,24 @@ extension Canvas {
         let box = Rect(x: x, y: y, w: width, h: face.cellHeight * sc)
         guard let clip = box.intersection(bounds) else { return }
         let off = Font.marqueeOffset(textWidth: Font.textWidth(s, face: face, scale: sc), boxWidth: width, ms: ms)
-        let raw = color.raw
-        var touched: Rect? = nil
-        Font.forEachInkRun(s, face: face, scale: sc, x: x - off, y: y, clip: clip) { r in
-            rawFill(r, raw)
-            touched = touched.map { $0.union(r) } ?? r
-        }
-        if let t = touched { markDirty(t) }
+        if inkText(s, face: face, scale: sc, x: x - off, y: y, clip: clip, color: color.raw) { markDirty(clip) }
         recordText(s, box)
+    }
+
+    /// Fills the ink of `text` at (x, y) inside `clip` (which lies inside the canvas) in one pass
+    /// over the pixels; true when any ink was drawn. The dirty area is the caller's box.
+    mutating func inkText(_ text: String, face: FontFace, scale sc: Int, x: Int, y: Int, clip: Rect, color: UInt16) -> Bool {
+        var any = false
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { buf in
+            Font.forEachInkRun(text, face: face, scale: sc, x: x, y: y, clip: clip) { r in
+                any = true
+                for yy in r.y..<r.maxY {
+                    let row = yy * w
+                    for xx in (row + r.x)..<(row + r.maxX) { buf[xx] = color }
+                }
+            }
+        }
+        return any
     }
 }

@@ -114,29 +114,72 @@ extension Font {
 
     static let largeBox: [UInt16] = scale2x(box16, width: 5)
 
-    /// Calls `body` with every horizontal run of ink of `text` drawn at (x, y), clipped to
-    /// `clip` (runs outside are skipped). Shared by `Canvas` and `MonoCanvas`.
+    /// One rectangle of a glyph's ink in cell pixels (at scale 1): a run of a row, merged with the
+    /// identical runs of the rows under it (the large face's rows mostly come in equal pairs).
+    struct InkRect { var x: Int16, y: Int16, w: Int16, h: Int16 }
+
+    /// A glyph's ink as rectangles, from its row bitmasks.
+    static func inkRects(_ rows: [UInt16], width gw: Int) -> [InkRect] {
+        let top = UInt16(1) << UInt16(gw - 1)
+        var out: [InkRect] = []
+        var open: [Int] = []          // indices in `out` of the previous row's runs
+        for (ry, bits) in rows.enumerated() {
+            var now: [Int] = []
+            var col = 0
+            while col < gw {
+                if bits & (top >> UInt16(col)) == 0 { col += 1; continue }
+                var end = col + 1
+                while end < gw, bits & (top >> UInt16(end)) != 0 { end += 1 }
+                if let k = open.first(where: { out[$0].x == col && out[$0].w == end - col }) {
+                    out[k].h += 1
+                    now.append(k)
+                } else {
+                    out.append(InkRect(x: Int16(col), y: Int16(ry), w: Int16(end - col), h: 1))
+                    now.append(out.count - 1)
+                }
+                col = end
+            }
+            open = now
+        }
+        return out
+    }
+
+    /// Ink rectangles of every glyph of each face, built once; unknown characters use the box.
+    static let smallInk: [UInt32: [InkRect]] = glyphs16.mapValues { inkRects($0, width: 5) }
+    static let largeInk: [UInt32: [InkRect]] = largeGlyphs.mapValues { inkRects($0, width: 10) }
+    static let smallBoxInk = inkRects(box16, width: 5)
+    static let largeBoxInk = inkRects(largeBox, width: 10)
+
+    /// ASCII (the most drawn text) by index, without hashing.
+    static let smallAsciiInk: [[InkRect]] = (0..<128).map { smallInk[UInt32($0)] ?? smallBoxInk }
+    static let largeAsciiInk: [[InkRect]] = (0..<128).map { largeInk[UInt32($0)] ?? largeBoxInk }
+
+    static func ink(_ ch: Character, _ face: FontFace) -> [InkRect] {
+        let small = face == .small
+        if let a = ch.asciiValue, ch != "\r\n" { return small ? smallAsciiInk[Int(a)] : largeAsciiInk[Int(a)] }
+        let scalars = ch.unicodeScalars
+        guard scalars.count == 1, let sc = scalars.first, let r = (small ? smallInk : largeInk)[sc.value] else {
+            return small ? smallBoxInk : largeBoxInk
+        }
+        return r
+    }
+
+    /// Calls `body` with every rectangle of ink of `text` drawn at (x, y), clipped to `clip`
+    /// (rectangles outside are skipped). Shared by `Canvas` and `MonoCanvas`.
     static func forEachInkRun(_ text: String, face: FontFace, scale sc: Int, x ox: Int, y oy: Int, clip: Rect,
                               _ body: (Rect) -> Void) {
         let adv = face.cellWidth * sc
-        let gw = face.glyphWidth
-        let top = UInt16(1) << UInt16(gw - 1)
         guard oy + face.cellHeight * sc > clip.y, oy < clip.maxY else { return }
+        // Whole lines inside the clip vertically need only the horizontal test per rectangle.
+        let rowsInside = oy >= clip.y && oy + face.cellHeight * sc <= clip.maxY
         var cx = ox
         for ch in text {
             if cx >= clip.maxX { break }
             if cx + adv > clip.x {
-                let rows = face.bitmap(for: ch)
-                for (ry, bits) in rows.enumerated() where bits != 0 {
-                    var col = 0
-                    while col < gw {
-                        if bits & (top >> UInt16(col)) == 0 { col += 1; continue }
-                        var end = col + 1
-                        while end < gw, bits & (top >> UInt16(end)) != 0 { end += 1 }
-                        let r = Rect(x: cx + col * sc, y: oy + ry * sc, w: (end - col) * sc, h: sc)
-                        if let c = r.intersection(clip) { body(c) }
-                        col = end
-                    }
+                let whole = rowsInside && cx >= clip.x && cx + adv <= clip.maxX
+                for g in ink(ch, face) {
+                    let r = Rect(x: cx + Int(g.x) * sc, y: oy + Int(g.y) * sc, w: Int(g.w) * sc, h: Int(g.h) * sc)
+                    if whole { body(r) } else if let c = r.intersection(clip) { body(c) }
                 }
             }
             cx += adv

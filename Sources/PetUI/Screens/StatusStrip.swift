@@ -1,0 +1,148 @@
+import PetCore
+
+// StatusStrip.swift — what the home screen shows about the device and the pet's needs (issue 10,
+// item 5): the status icon strip (phone link, quiet hours, mute, paused, battery), the need meters
+// (fullness, energy) and the attention signal (a small "!" bubble when the pet wants something).
+
+/// What the device knows that the pet's state does not: fed by the device loop (the link's
+/// clients, the board's power supply) and set by the simulator for scenarios and golden frames.
+public struct DeviceStatus: Sendable, Equatable {
+    /// A phone is connected on the link (BLE or socket).
+    public var linkConnected: Bool
+    /// The battery's charge (0...100), nil when the board has no power-supply reading.
+    public var batteryPercent: Int?
+
+    public init(linkConnected: Bool = false, batteryPercent: Int? = nil) {
+        self.linkConnected = linkConnected
+        self.batteryPercent = batteryPercent.map { min(100, max(0, $0)) }
+    }
+}
+
+/// One icon of the status strip.
+enum StatusIcon: Equatable {
+    case link, quiet, mute, paused
+    case battery(Int)
+
+    /// The icons to show, in strip order: the link, quiet hours, mute, paused, the battery.
+    static func icons(_ s: PetState, _ d: DeviceStatus, now: Instant) -> [StatusIcon] {
+        var out: [StatusIcon] = []
+        if d.linkConnected { out.append(.link) }
+        if s.quiet.contains(minuteOfDay: s.clock.local(now).secondOfDay / 60) { out.append(.quiet) }
+        if !s.device.sound { out.append(.mute) }
+        if s.paused { out.append(.paused) }
+        if let b = d.batteryPercent { out.append(.battery(b)) }
+        return out
+    }
+}
+
+/// Why the pet shows its "!" bubble. Never a punishment: a hint of what would please it.
+enum Attention: Equatable {
+    case hungry, tired, taskDue
+
+    /// Fullness under this is hungry.
+    static let hungryBelow = 30
+    /// Energy under this is tired.
+    static let tiredBelow = 25
+
+    /// What the pet wants at `now`, nil when nothing (and always nil while paused or asleep).
+    static func of(_ s: PetState, now: Instant) -> Attention? {
+        if s.isAsleep(at: now) { return nil }
+        let n = s.needs(at: now)
+        if n.fullness < hungryBelow { return .hungry }
+        if n.energy < tiredBelow { return .tired }
+        if let due = s.nextTask?.due, due <= now { return .taskDue }
+        return nil
+    }
+
+    var glyph: Character {
+        switch self {
+        case .hungry: Glyph.food
+        case .tired: Glyph.energy
+        case .taskDue: Glyph.bell
+        }
+    }
+}
+
+enum StatusStrip {
+    /// Draws `icons` right-aligned so the last ends at `right`, in `f` (the canvas's minimum face
+    /// at least); returns the left edge (`right` when there is nothing to draw). Icons that would
+    /// cross `left` are left out from the start of the strip.
+    @discardableResult
+    static func draw(_ l: Look, _ c: inout Canvas, _ icons: [StatusIcon], right: Int, left: Int, y: Int, _ f: TextSize,
+                     ink: RGB565, paper: RGB565) -> Int {
+        let f = Txt.legible(f, on: c)
+        let gap = f == .large ? 3 : 2
+        var x = right
+        for icon in icons.reversed() {
+            let w = width(icon, f)
+            guard x - w >= left else { break }
+            x -= w
+            drawIcon(&c, icon, x: x, y: y, f, ink: ink, paper: paper)
+            x -= gap
+        }
+        return x == right ? right : x + gap
+    }
+
+    static func width(_ icon: StatusIcon, _ f: TextSize) -> Int {
+        if case .battery = icon { return f == .large ? 22 : 11 }
+        return f.advance - (f == .large ? 2 : 1)
+    }
+
+    static func drawIcon(_ c: inout Canvas, _ icon: StatusIcon, x: Int, y: Int, _ f: TextSize, ink: RGB565, paper: RGB565) {
+        let k = f == .large ? 2 : 1
+        switch icon {
+        case .link: Txt.draw(&c, String(Glyph.phone), x: x, y: y, ink, f)
+        case .quiet: Txt.draw(&c, String(Glyph.moon), x: x, y: y, ink, f)
+        case .paused: Txt.draw(&c, String(Glyph.pause), x: x, y: y, ink, f)
+        case .mute:
+            // The bell, struck through (a gap of the surface colour along the stroke keeps it legible).
+            Txt.draw(&c, String(Glyph.bell), x: x, y: y, ink, f)
+            let h = 7 * k
+            for d in 0..<k {
+                c.line(x0: x + d + k, y0: y, x1: x + 4 * k + d + k, y1: y + h - 1, color: paper)
+                c.line(x0: x + d, y0: y, x1: x + 4 * k + d, y1: y + h - 1, color: ink)
+            }
+        case .battery(let pct):
+            // An outline with a nub on the right and a fill for the charge.
+            let w = (f == .large ? 20 : 10), h = 6 * k, top = y + k
+            c.strokeRect(x: x, y: top, w: w, h: h, color: ink, thickness: k)
+            c.fillRect(x: x + w, y: top + 2 * k, w: k + (f == .large ? 0 : 0), h: h - 4 * k, color: ink)
+            let inner = w - 4 * k
+            let fill = pct <= 0 ? 0 : max(k, (inner * min(100, pct) + 50) / 100)
+            if fill > 0 { c.fillRect(x: x + 2 * k, y: top + 2 * k, w: fill, h: h - 4 * k, color: ink) }
+        }
+    }
+
+    /// A need meter: its icon, then a bar of `value` (0...100) to `x + w`.
+    static func meter(_ l: Look, _ c: inout Canvas, _ glyph: Character, _ value: Int, x: Int, y: Int, w: Int,
+                      _ f: TextSize, barHeight: Int) {
+        let f = Txt.legible(f, on: c)
+        Txt.draw(&c, String(glyph), x: x, y: y, l.pal.fg, f)
+        let bx = x + f.advance + (f == .large ? 2 : 1)
+        let by = y + (f.height - (f == .large ? 4 : 1) - barHeight) / 2
+        l.bar(&c, Rect(x: bx, y: by, w: x + w - bx, h: barHeight), Double(min(100, max(0, value))) / 100)
+    }
+
+    /// The attention bubble at (x, y): "!" and the need's icon, in a small filled box with a tail
+    /// towards the pet (down-left). Steady, not blinking: a gentle hint, and no extra frames.
+    static func attention(_ l: Look, _ c: inout Canvas, _ a: Attention, right: Int, y: Int, _ f: TextSize) {
+        let f = Txt.legible(f, on: c)
+        let text = "!" + String(a.glyph)
+        let pad = f == .large ? 4 : 2
+        let w = Txt.width(text, f) + 2 * pad - (f == .large ? 2 : 1), h = f.height + 2 * pad - (f == .large ? 2 : 1)
+        let x = right - w
+        let fill = l.pal.mono ? l.pal.fg : l.pal.accent
+        let ink = l.pal.mono ? l.pal.bg : l.pal.onAccent
+        if l.pal.mono {
+            c.fillRect(x: x - 1, y: y - 1, w: w + 2, h: h + 2, color: l.pal.bg)
+            c.fillRect(x: x, y: y, w: w, h: h, color: fill)
+        } else {
+            c.fillRoundedRect(x: x - 1, y: y - 1, w: w + 2, h: h + 2, radius: 6, color: l.pal.bg)
+            c.fillRoundedRect(x: x, y: y, w: w, h: h, radius: 5, color: fill)
+        }
+        // The tail: a few pixels stepping down-left from the bottom-left corner.
+        let t = f == .large ? 4 : 2
+        for i in 0..<t { c.hline(x: x + 2 - i, y: y + h + i, w: t - i, color: fill) }
+        Txt.draw(&c, text, x: x + pad, y: y + pad, ink, f)
+    }
+}
