@@ -26,6 +26,10 @@ final class GoldenFrameTests: XCTestCase {
         for profile in DisplayProfile.all {
             out.append(("home-dark@\(profile.id)", .home, profile, .dark))
         }
+        // The icon menu over home (issue 10), on its second entry.
+        for profile in DisplayProfile.all {
+            out.append(("menu@\(profile.id)", .home, profile, .light))
+        }
         return out
     }
 
@@ -35,7 +39,8 @@ final class GoldenFrameTests: XCTestCase {
         try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
         var failures: [String] = []
         for (name, screen, profile, themeName) in Self.cases() {
-            let ui = UIFixture.ui(for: screen, now: now)
+            var ui = UIFixture.ui(for: screen, now: now)
+            if name.hasPrefix("menu@") { ui.menu = 1 }
             let ctx = ScreenContext(state: state, ui: ui, now: now, config: Navigator.Config(profile: profile),
                                     theme: Theme.resolve(themeName, for: profile))
             var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)

@@ -184,13 +184,14 @@ enum HomeView {
     /// 240×240: status bar, speech bubble, the pet's home, name and level, the next task.
     static func square(_ l: Look, _ m: Model, _ c: inout Canvas) {
         statusBar(l, m, &c)
-        let frame = Rect(x: 12, y: 64, w: 216, h: 100)
+        // The bottom 12 px are the hint bar's (`HintBar`).
+        let frame = Rect(x: 12, y: 64, w: 216, h: 90)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
         bubble(l, &c, m.speech, Rect(x: 8, y: 34, w: 224, h: 26), maxLines: 2, tailDown: true)
-        levelRow(l, m, &c, x: 10, y: 168, w: 220, .large, name: true)
-        l.bar(&c, Rect(x: 10, y: 187, w: 220, h: 8), m.progress)
-        nextCard(l, m, &c, Rect(x: 6, y: 200, w: 228, h: 36), titleLines: 1)
+        levelRow(l, m, &c, x: 10, y: 158, w: 220, .large, name: true)
+        l.bar(&c, Rect(x: 10, y: 177, w: 220, h: 8), m.progress)
+        nextCard(l, m, &c, Rect(x: 6, y: 190, w: 228, h: 36), titleLines: 1)
     }
 
     /// 320×240: status bar; the pet left with its name under it; speech, level and the next task right.
@@ -207,7 +208,7 @@ enum HomeView {
         Txt.draw(&c, "\(Int((m.progress * 100).rounded(.down)))% to next", x: rx, y: 109, l.pal.muted, .small,
                  maxWidth: rw - 60)
         l.bar(&c, Rect(x: rx, y: 124, w: rw, h: 10), m.progress)
-        nextCard(l, m, &c, Rect(x: rx - 4, y: 144, w: rw + 6, h: 90), titleLines: 3)
+        nextCard(l, m, &c, Rect(x: rx - 4, y: 144, w: rw + 6, h: l.bottom - 2 - 144), titleLines: 3)
     }
 
     /// 128×64: clock and coins on top, the pet left, level and streak right, speech and next task below.
@@ -223,16 +224,17 @@ enum HomeView {
         Txt.draw(&c, lv, x: rx, y: 12, p.fg, .small)
         l.bar(&c, Rect(x: rx + Txt.width(lv, .small) + 3, y: 12, w: l.W - 2 - (rx + Txt.width(lv, .small) + 3), h: 7), m.progress)
         Txt.draw(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 22, p.fg, .small, maxWidth: l.W - rx - 1)
+        // The pet's line where the mood word was (its face shows the mood); the bottom line is
+        // the hint bar's (`HintBar`).
         if m.paused { pausedPill(l, &c, x: rx, y: 32) }
-        else { Txt.draw(&c, m.mood, x: rx, y: 33, p.fg, .small, maxWidth: l.W - rx - 1) }
+        else { Txt.draw(&c, m.speech, x: rx, y: 33, p.fg, .small, maxWidth: l.W - rx - 1) }
         c.hline(x: 0, y: 46, w: l.W, color: p.fg)
-        Txt.draw(&c, m.speech, x: 1, y: 47, p.fg, .small, maxWidth: l.W - 2)
         if let t = m.nextTitle {
             var right = l.W - 1
-            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 56, p.fg, .small) - 4 }
-            Txt.draw(&c, String(Glyph.bell) + t, x: 1, y: 56, p.fg, .small, maxWidth: right - 1)
+            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 47, p.fg, .small) - 4 }
+            Txt.draw(&c, String(Glyph.bell) + t, x: 1, y: 47, p.fg, .small, maxWidth: right - 1)
         } else {
-            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 56, p.fg, .small, maxWidth: l.W - 2)
+            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 47, p.fg, .small, maxWidth: l.W - 2)
         }
     }
 
@@ -242,19 +244,20 @@ enum HomeView {
         let left = coinsAndStreak(l, m, &c, right: l.W - 4, y: 2, .large)
         Txt.draw(&c, m.clock, x: 4, y: 2, p.fg, .large, maxWidth: left - 12)
         c.fillRect(x: 0, y: 19, w: l.W, h: 2, color: p.fg)
-        let frame = Rect(x: 2, y: 23, w: 98, h: 97)
+        let frame = Rect(x: 2, y: 23, w: 98, h: 87)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 3, y: frame.y + 3) }
         let rx = 106, rw = l.W - rx - 4
         levelRow(l, m, &c, x: rx, y: 24, w: rw, .small, name: true)
         l.bar(&c, Rect(x: rx, y: 34, w: rw, h: 7), m.progress)
-        bubble(l, &c, m.speech, Rect(x: rx + 4, y: 46, w: rw - 4, h: 34), maxLines: 3, tailDown: false, centred: false)
+        bubble(l, &c, m.speech, Rect(x: rx + 4, y: 46, w: rw - 4, h: 28), maxLines: 2, tailDown: false, centred: false)
+        // The bottom 10 px are the hint bar's (`HintBar`).
         if let t = m.nextTitle {
-            Txt.draw(&c, String(Glyph.bell) + " Next", x: rx, y: 86, p.fg, .small)
-            Txt.draw(&c, t, x: rx, y: 96, p.fg, .small, maxWidth: rw)
-            if let d = m.nextDue { Txt.draw(&c, d, x: rx, y: 106, p.fg, .small, maxWidth: rw) }
+            Txt.draw(&c, String(Glyph.bell) + " Next", x: rx, y: 78, p.fg, .small)
+            Txt.draw(&c, t, x: rx, y: 88, p.fg, .small, maxWidth: rw)
+            if let d = m.nextDue { Txt.draw(&c, d, x: rx, y: 98, p.fg, .small, maxWidth: rw) }
         } else {
-            Txt.draw(&c, "No tasks - enjoy!", x: rx, y: 96, p.fg, .small, maxWidth: rw)
+            Txt.draw(&c, "No tasks - enjoy!", x: rx, y: 88, p.fg, .small, maxWidth: rw)
         }
     }
 }

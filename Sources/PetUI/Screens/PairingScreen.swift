@@ -46,7 +46,7 @@ enum PairingScreen {
         var sc = scale
         while sc > 1 && Font.textWidth(code, face: .large, scale: sc) > l.W - 2 * l.pad - (l.big ? 32 : 0) { sc -= 1 }
         let h = FontFace.large.cellHeight * sc
-        let hintH = l.big ? 30 : 10
+        let hintH = (l.big ? 30 : 10) + HintBar.height(c.profile)
         let y = area.y + max(0, (area.h - h - hintH) / 2)
         if l.big && !p.mono {
             let w = Font.textWidth(code, face: .large, scale: sc) + 32
