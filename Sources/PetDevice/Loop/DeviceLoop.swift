@@ -161,7 +161,9 @@ public final class DeviceLoop {
         } else {
             nextFrameMs = nil
         }
-        // A wipe in progress needs its next frame (and the whole new one when it ends).
+        // A wipe in progress needs its next frame (and the whole new one when it ends); a dark
+        // screen drops it.
+        if navigator.ui.power == .asleep { transition = nil }
         if transition != nil { needsFrame = true }
         if presentsEagerly { present() }
         onWake?()
