@@ -127,9 +127,14 @@ public struct NavView: Sendable, Equatable {
     public var hints: [NavHint]
     /// The first-run tip to show on home ("Tip: hold B = done"), nil once learned or dismissed.
     public var tip: String?
+    /// The action table the hints come from (every input that does something here, and what).
+    public var actions: [NavAction]
+    /// On home: what the card steps through (`NavRows.home`), computed once per view.
+    public var homeItems: [NavRows.TodayRow?]?
 
-    public init(list: ListView? = nil, hints: [NavHint] = [], tip: String? = nil) {
-        self.list = list; self.hints = hints; self.tip = tip
+    public init(list: ListView? = nil, hints: [NavHint] = [], tip: String? = nil, actions: [NavAction] = [],
+                homeItems: [NavRows.TodayRow?]? = nil) {
+        self.list = list; self.hints = hints; self.tip = tip; self.actions = actions; self.homeItems = homeItems
     }
 
     /// The hint bar's text: "A up   B select   C back".

@@ -201,10 +201,8 @@ public struct Navigator: Sendable {
     }
 
     /// The action table of what the screen shows now (NavigatorActions.swift).
-    public func actionTable(state: PetState, now: Instant) -> [NavAction] {
-        Navigator.actions(ui, state: state, now: now, config: config, selected: view.list?.selectedRow?.id,
-                          count: view.list?.items.count ?? 0)
-    }
+    /// (`sync` makes it with the view, so it is current whenever an input arrives.)
+    public func actionTable(state: PetState, now: Instant) -> [NavAction] { view.actions }
 
     private mutating func act(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
         if input == .reset, config.hasChord { return [.factoryReset] }
@@ -292,7 +290,7 @@ public struct Navigator: Sendable {
     }
 
     private mutating func homeInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
-        let items = NavRows.home(state)
+        let items = view.homeItems ?? NavRows.home(state)
         let shown = items.indices.contains(ui.cursor) ? items[ui.cursor] : items.first ?? nil
         switch input {
         case .previous: ui.cursor = (ui.cursor + items.count - 1) % items.count
@@ -661,7 +659,6 @@ public struct Navigator: Sendable {
         ui.toasts.removeAll { $0.until <= now }
         if let r = ui.reminder, now - r.due >= config.reminderSeconds { ui.reminder = nil }
         ui.missedBanner = max(0, state.remindersMissed - missedSeen)
-        if ui.screen == .home, ui.cursor >= NavRows.home(state).count { ui.cursor = 0 }
         if ui.screen == .today, let id = restoreTodayCursor,
            let i = NavRows.today(state).firstIndex(of: .task(id: id)) { ui.cursor = i }
         restoreTodayCursor = nil

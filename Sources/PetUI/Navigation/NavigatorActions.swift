@@ -114,7 +114,7 @@ extension Navigator {
     /// and what. `handle` ignores an input not listed here; the hint bar shows the listed ones
     /// this board has a key for.
     static func actions(_ ui: UIState, state: PetState, now: Instant, config: Config, selected: String?,
-                        count: Int) -> [NavAction] {
+                        count: Int, home: [NavRows.TodayRow?]?) -> [NavAction] {
         func sel(_ kind: String) -> String? {
             guard let id = selected, id.hasPrefix(kind + ":") else { return nil }
             return String(id.dropFirst(kind.count + 1))
@@ -157,7 +157,7 @@ extension Navigator {
         case .boot:
             break
         case .home:
-            let items = NavRows.home(state)
+            let items = home ?? NavRows.home(state)
             let shown = items.indices.contains(ui.cursor) ? items[ui.cursor] : items.first ?? nil
             if items.count > 1 { add(.previous, .up, rank: 2); add(.next, .down, rank: 2) }
             add(.select, .menu, rank: 0)
@@ -192,7 +192,8 @@ extension Navigator {
             add(.back, .back)
         case .taskDetail:
             if let id = ui.detailTaskID, let t = state.tasks[id] {
-                if state.openTasks().count > 1 || (!t.isOpen && !state.openTasks().isEmpty) {
+                // Another open task to move to (no sort: this runs at every view).
+                if state.tasks.values.contains(where: { $0.isOpen && $0.id != id }) {
                     add(.previous, .up, rank: 2); add(.next, .down, rank: 2)
                 }
                 if t.isOpen { add(.holdSelect, .command(.complete), rank: 0) }

@@ -15,8 +15,12 @@ extension Navigator {
         let menu = ui.menu != nil
         let tip = ui.screen == .home && ui.menu == nil && ui.reminder == nil ? Navigator.tip(state: state, config: config) : nil
         guard let frame = ListLayout.frame(ui.screen, menu: menu, profile: config.profile, state: state, now: now) else {
-            let table = actions(ui, state: state, now: now, config: config, selected: nil, count: 0)
-            return NavView(hints: hints(table, config: config), tip: tip)
+            // Home's card items, once (its action table and the home screen use them).
+            let home = ui.screen == .home ? NavRows.home(state) : nil
+            // The card's item went (completed, checked): back to the first.
+            if let home, ui.cursor >= home.count { ui.cursor = 0 }
+            let table = actions(ui, state: state, now: now, config: config, selected: nil, count: 0, home: home)
+            return NavView(hints: hints(table, config: config), tip: tip, actions: table, homeItems: home)
         }
         let rows = NavRows.rows(ui: ui, state: state, now: now, config: config)
         let selectable = rows.indices.filter { rows[$0].isSelectable }
@@ -48,9 +52,9 @@ extension Navigator {
         }
         ui.scroll = first
         let table = actions(ui, state: state, now: now, config: config, selected: selected.map { rows[$0].id },
-                            count: selectable.count)
+                            count: selectable.count, home: nil)
         return NavView(list: ListView(rows: rows, selected: selected, first: first, visible: fits), hints: hints(table, config: config),
-                       tip: tip)
+                       tip: tip, actions: table)
     }
 
     /// The view of a bare `UIState` (not kept): what `makeView` gives without storing the scroll.

@@ -43,7 +43,7 @@ enum HomeView {
             mood = s.mood(at: c.now).rawValue
             // The task shown: `ui.cursor` indexes `openTasks()` (0 = the next one; clamped).
             // Then today's unchecked habits (`NavRows.home`: the card A steps through).
-            let items = NavRows.home(s)
+            let items = c.view.homeItems ?? NavRows.home(s)
             switch items[min(max(0, c.ui.cursor), items.count - 1)] {
             case .task(let id)?:
                 let next = s.tasks[id]
