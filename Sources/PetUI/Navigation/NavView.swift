@@ -122,9 +122,12 @@ public struct NavKeys: Sendable, Equatable {
 public struct NavView: Sendable, Equatable {
     /// The list shown (the menu's while the menu is open), nil on screens without one.
     public var list: ListView?
-    /// The hints for the screen shown, in order (what each key does here on this board), most
-    /// important first within each rank (`NavHint.rank`).
-    public var hints: [NavHint]
+    /// The hints for the screen shown, in order (what each key does here on this board): the
+    /// hinted entries of `actions` named with `keys` (made when asked: the navigator makes a view
+    /// for every input, the screen draws one).
+    public var hints: [NavHint] { Navigator.hints(actions, keys: keys) }
+    /// The board's key names.
+    public var keys: NavKeys
     /// The first-run tip to show on home ("Tip: hold B = done"), nil once learned or dismissed.
     public var tip: String?
     /// The action table the hints come from (every input that does something here, and what).
@@ -132,9 +135,9 @@ public struct NavView: Sendable, Equatable {
     /// On home: what the card steps through (`NavRows.home`), computed once per view.
     public var homeItems: [NavRows.TodayRow?]?
 
-    public init(list: ListView? = nil, hints: [NavHint] = [], tip: String? = nil, actions: [NavAction] = [],
+    public init(list: ListView? = nil, keys: NavKeys = .threeButtons, tip: String? = nil, actions: [NavAction] = [],
                 homeItems: [NavRows.TodayRow?]? = nil) {
-        self.list = list; self.hints = hints; self.tip = tip; self.actions = actions; self.homeItems = homeItems
+        self.list = list; self.keys = keys; self.tip = tip; self.actions = actions; self.homeItems = homeItems
     }
 
     /// The hint bar's text: "A up   B select   C back".
@@ -146,8 +149,11 @@ public struct NavView: Sendable, Equatable {
     public func hintLine(fits: (String) -> Bool) -> String {
         func full(_ hs: [NavHint]) -> String { hs.map(\.text).joined(separator: "  ") }
         func short(_ hs: [NavHint]) -> String { hs.map(\.compact).joined(separator: " ") }
-        let most = hints.filter { $0.rank < 2 }, key = hints.filter { $0.rank < 1 }
-        for line in [full(hints), full(most), short(most), full(key)] where fits(line) { return line }
+        let all = hints
+        let first = full(all)
+        if fits(first) { return first }
+        let most = all.filter { $0.rank < 2 }, key = all.filter { $0.rank < 1 }
+        for line in [full(most), short(most), full(key)] where fits(line) { return line }
         return short(key)
     }
 }

@@ -171,7 +171,7 @@ extension Navigator {
             }
             add(.holdBack, .open(.urgeLog), rank: 0)
             add(.doubleSelect, .command(.pet))
-            if tip(state: state, config: config) != nil { add(.back, .dismissTip, rank: 0) }
+            if !state.device.holdTipDone && config.keys.name(.holdSelect) != nil { add(.back, .dismissTip, rank: 0) }
             else { add(.back, .first, hinted: ui.cursor != 0 || ui.missedBanner > 0, rank: 2) }
             add(.doubleBack, .first, hinted: false)
         case .today:
@@ -311,11 +311,11 @@ extension Navigator {
         return "Tip: " + key + " = done"
     }
 
-    static func hints(_ table: [NavAction], config: Config) -> [NavHint] {
+    static func hints(_ table: [NavAction], keys: NavKeys) -> [NavHint] {
         var seen: Set<NavInput> = []
         var out: [NavHint] = []
         for a in table where a.hinted && seen.insert(a.input).inserted {
-            guard let key = config.keys.name(a.input) else { continue }
+            guard let key = keys.name(a.input) else { continue }
             out.append(NavHint(input: a.input, key: key, action: a.verb.word, verb: a.verb, rank: a.rank))
         }
         return out

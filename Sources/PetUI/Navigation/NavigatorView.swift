@@ -20,7 +20,7 @@ extension Navigator {
             // The card's item went (completed, checked): back to the first.
             if let home, ui.cursor >= home.count { ui.cursor = 0 }
             let table = actions(ui, state: state, now: now, config: config, selected: nil, count: 0, home: home)
-            return NavView(hints: hints(table, config: config), tip: tip, actions: table, homeItems: home)
+            return NavView(keys: config.keys, tip: tip, actions: table, homeItems: home)
         }
         let rows = NavRows.rows(ui: ui, state: state, now: now, config: config)
         let selectable = rows.indices.filter { rows[$0].isSelectable }
@@ -53,7 +53,7 @@ extension Navigator {
         ui.scroll = first
         let table = actions(ui, state: state, now: now, config: config, selected: selected.map { rows[$0].id },
                             count: selectable.count, home: nil)
-        return NavView(list: ListView(rows: rows, selected: selected, first: first, visible: fits), hints: hints(table, config: config),
+        return NavView(list: ListView(rows: rows, selected: selected, first: first, visible: fits), keys: config.keys,
                        tip: tip, actions: table)
     }
 

@@ -29,7 +29,7 @@ public enum HintBar {
     public static func line(_ c: ScreenContext) -> String {
         let room = c.profile.width - 4
         if let tip = c.view.tip {
-            let hide = c.view.hints.first { $0.verb == .dismissTip }.map { "  " + $0.key + " hides" } ?? ""
+            let hide = c.view.actions.contains { $0.verb == .dismissTip } ? c.view.keys.name(.back).map { "  " + $0 + " hides" } ?? "" : ""
             return Txt.width(tip + hide, .small) <= room ? tip + hide : tip
         }
         return c.view.hintLine { Txt.width($0, .small) <= room }
