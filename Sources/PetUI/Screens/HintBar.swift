@@ -37,31 +37,27 @@ public enum HintBar {
 
     static func draw(_ c: ScreenContext, _ canvas: inout Canvas) {
         guard shown(c) else { return }
-        let l = Look(c)
-        let p = l.pal
+        let t = c.theme
+        let mono = c.profile.isMonochrome
+        let fg = t.text, bg = t.background
         let r = rect(c.profile)
         let text = line(c)
-        // The strip is the bar's own: whatever a screen drew there goes.
-        canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.bg)
         let tip = c.view.tip != nil
-        switch l.size {
+        // The strip is the bar's own: whatever a screen drew there goes.
+        var fill = bg, ink = mono ? fg : t.mutedText, y = r.y + 2
+        switch c.profile.sizeClass {
         case .square, .wide:
-            if tip && !p.mono {
-                canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.panel)
-                Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y + 2, p.fg, .small)
-            } else {
-                Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y + 2, p.muted, .small)
-            }
+            if tip && !mono { fill = t.panel; ink = fg }
         case .tiny:
-            if tip {
-                canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.fg)
-                Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y, p.bg, .small)
-            } else {
-                Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y, p.fg, .small)
-            }
+            y = r.y
+            if tip { fill = fg; ink = bg } else { ink = fg }
         case .paper:
-            canvas.hline(x: 0, y: r.y, w: r.w, color: p.fg)
-            Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y + 2, p.fg, .small)
+            ink = fg
         }
+        canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: fill)
+        if c.profile.sizeClass == .paper { canvas.hline(x: 0, y: r.y, w: r.w, color: fg) }
+        // `line` fits the strip: drawn centred in one pass (no ellipsizing needed).
+        let w = Font.textWidth(text, face: .small)
+        canvas.drawText(text, x: r.x + max(0, (r.w - w) / 2), y: y, color: ink, face: .small, maxWidth: r.w)
     }
 }
