@@ -342,9 +342,11 @@ public final class DeviceLoop {
         // A dark colour or OLED screen gets its frame when it wakes; e-paper shows what changed.
         if navigator.ui.power == .asleep && !hardware.panel.isEPaper && !evenAsleep { return }
         needsFrame = false
-        let previous = canvas
+        // The frame shown, kept only when a wipe starts from it (a copy of the canvas would make
+        // every render copy its pixels).
+        let from = startsTransition() ? canvas : nil
         render()
-        composeTransition(previous: previous)
+        composeTransition(from: from)
         guard let frame = pipeline.frame(for: canvas, nowMs: nowMs) else { return }
         do {
             try hardware.panel.flush(frame)
@@ -356,16 +358,22 @@ public final class DeviceLoop {
         }
     }
 
-    /// Starts a wipe when the screen shown changed while lit (`ScreenTransition.direction`), puts
-    /// the wipe running over the frame just rendered, and ends it when done.
-    func composeTransition(previous: Canvas) {
+    /// Whether the frame about to be rendered starts a wipe: the screen shown changed while lit
+    /// (`ScreenTransition.direction`).
+    func startsTransition() -> Bool {
+        guard transitions, shownAwake, navigator.ui.power != .asleep, let before = shownUI else { return false }
+        return ScreenTransition.direction(from: before, to: navigator.ui, profile: profile) != nil
+    }
+
+    /// Starts the wipe from `from` (the frame shown before, when `startsTransition`), puts the wipe
+    /// running over the frame just rendered, and ends it when done.
+    func composeTransition(from: Canvas?) {
         let ui = navigator.ui
         let awake = ui.power != .asleep
         defer { shownUI = ui; shownAwake = awake }
-        if transitions, awake, shownAwake, let before = shownUI,
-           let dir = ScreenTransition.direction(from: before, to: ui, profile: profile) {
+        if let from, let before = shownUI, let dir = ScreenTransition.direction(from: before, to: ui, profile: profile) {
             // From what the panel shows now (mid-wipe: the composed frame).
-            transition = ScreenTransition(from: previous, startMs: nowMs, direction: dir, edge: theme.accent)
+            transition = ScreenTransition(from: from, startMs: nowMs, direction: dir, edge: theme.accent)
         }
         guard let t = transition else { return }
         if t.isDone(at: nowMs) || !awake { transition = nil; return }

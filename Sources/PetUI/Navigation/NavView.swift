@@ -152,8 +152,11 @@ public struct NavView: Sendable, Equatable {
         let all = hints
         let first = full(all)
         if fits(first) { return first }
-        let most = all.filter { $0.rank < 2 }, key = all.filter { $0.rank < 1 }
+        let most = all.filter { $0.rank < 2 }
+        var key = all.filter { $0.rank < 1 }
         for line in [full(most), short(most), full(key)] where fits(line) { return line }
+        // The key actions in the short form, as many as fit (the first ones matter most).
+        while key.count > 1 && !fits(short(key)) { key.removeLast() }
         return short(key)
     }
 }

@@ -42,34 +42,35 @@ public enum HintBar {
 
     static func draw(_ c: ScreenContext, _ canvas: inout Canvas) {
         guard shown(c) else { return }
-        let l = Look(c)
-        let p = l.pal
+        let t = c.theme
+        let mono = c.profile.isMonochrome
+        let fg = t.text, bg = t.background
         let r = rect(c.profile)
         let text = line(c)
-        // The strip is the bar's own: whatever a screen drew there goes.
-        canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.bg)
         let tip = c.view.tip != nil
-        switch l.size {
+        // The strip is the bar's own: whatever a screen drew there goes.
+        var fill = bg, ink = mono ? fg : t.mutedText, y = r.y + 2
+        switch c.profile.sizeClass {
         case .square, .wide:
-            // The shortest form still too long (a joystick's words on 240 px) scrolls: every
-            // hint can be read.
-            let f = face(c.profile)
-            if tip && !p.mono {
-                canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.panel)
-                Txt.lineCentred(&canvas, text, x: 2, w: r.w - 4, y: r.y + 1, p.fg, f, ms: l.ms)
-            } else {
-                Txt.lineCentred(&canvas, text, x: 2, w: r.w - 4, y: r.y + 1, p.muted, f, ms: l.ms)
-            }
+            y = r.y + 1
+            if tip && !mono { fill = t.panel; ink = fg }
         case .tiny:
-            if tip {
-                canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.fg)
-                Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y, p.bg, .small)
-            } else {
-                Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y, p.fg, .small)
-            }
+            y = r.y
+            if tip { fill = fg; ink = bg } else { ink = fg }
         case .paper:
-            canvas.hline(x: 0, y: r.y, w: r.w, color: p.fg)
-            Txt.drawCentred(&canvas, text, x: 0, w: r.w, y: r.y + 2, p.fg, .small)
+            ink = fg
+        }
+        canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: fill)
+        if c.profile.sizeClass == .paper { canvas.hline(x: 0, y: r.y, w: r.w, color: fg) }
+        // `line` is the longest form that fits: drawn centred in one pass. Only a shortest form still
+        // too long (a joystick's words in the 12×16 face on 240 px) scrolls, so every hint can be read.
+        let f = face(c.profile)
+        let w = Font.textWidth(text, face: f.face)
+        if w <= r.w {
+            canvas.drawText(text, x: r.x + max(0, (r.w - w) / 2), y: y, color: ink, face: f.face, maxWidth: r.w)
+        } else {
+            let ms: Int64? = c.profile.animates ? c.nowMs &- c.ui.lastInput.seconds &* 1000 : nil
+            Txt.line(&canvas, text, x: r.x + 2, y: y, width: r.w - 4, ink, f, ms: ms)
         }
     }
 }
