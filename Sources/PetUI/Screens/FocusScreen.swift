@@ -84,8 +84,8 @@ enum FocusScreen {
             else { c.fillRoundedRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, radius: 12, color: p.accent) }
             Txt.drawCentred(&c, "Start 25 min", x: btn.x, w: btn.w, y: btn.y + 12, p.mono ? p.fg : p.onAccent, .large)
             // What starts it is the hint bar's (the board's own key).
-            Txt.lineCentred(&c, "Stay with one thing.", x: 0, w: l.W, y: btn.maxY + 8, p.muted, l.small, ms: l.ms)
-            Txt.lineCentred(&c, minutes, x: 0, w: l.W, y: btn.maxY + 26, p.muted, l.small, ms: l.ms)
+            Txt.lineCentred(&c, "Stay with one thing.", x: 0, w: l.W, y: btn.maxY + 4, p.muted, l.small, ms: l.ms)
+            Txt.lineCentred(&c, minutes, x: 0, w: l.W, y: btn.maxY + 21, p.muted, l.small, ms: l.ms)
         case .paper:
             let scene = Rect(x: 2, y: area.y + 2, w: 90, h: l.bottom - area.y - 4)
             HomeView.petFrame(l, &c, scene)

@@ -289,20 +289,24 @@ enum HomeView {
         let lv = "Lv \(m.level)"
         Txt.draw(&c, lv, x: rx, y: 12, p.fg, .small)
         l.bar(&c, Rect(x: rx + Txt.width(lv, .small) + 3, y: 12, w: l.W - 2 - (rx + Txt.width(lv, .small) + 3), h: 7), m.progress)
-        Txt.line(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 22, width: l.W - rx - 1, p.fg, .small, ms: l.ms)
-        needs(l, m, &c, x: rx, y: 33, w: l.W - rx - 1, .small, barHeight: 7)
-        c.hline(x: 0, y: 46, w: l.W, color: p.fg)
-        // One line between the rule and the hint bar (`HintBar`, the bottom line): the next task,
-        // or the pet's line when there is none; either scrolls when long.
+        // Four 9 px lines right of the pet: level, streak and name, the need meters, the pet's
+        // line (scrolling when long); the next task under the rule; the hint bar (`HintBar`) last.
+        Txt.line(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 21, width: l.W - rx - 1, p.fg, .small, ms: l.ms)
+        needs(l, m, &c, x: rx, y: 30, w: l.W - rx - 1, .small, barHeight: 7)
+        if m.paused {
+            // The pill without its margins: one inverse line between the meters and the rule.
+            let w = Txt.width("PAUSED", .small) + 4
+            c.fillRect(x: rx, y: 38, w: w, h: 9, color: p.fg)
+            Txt.draw(&c, "PAUSED", x: rx + 2, y: 39, p.bg, .small)
+        } else { Txt.line(&c, m.speech, x: rx, y: 39, width: l.W - rx - 1, p.fg, .small, ms: l.ms) }
+        c.hline(x: 0, y: 47, w: l.W, color: p.fg)
         if let t = m.nextTitle {
             var right = l.W - 1
-            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 47, p.fg, .small) - 4 }
-            Txt.draw(&c, String(Glyph.bell), x: 1, y: 47, p.fg, .small)
-            Txt.line(&c, t, x: 8, y: 47, width: right - 8, p.fg, .small, ms: l.ms)
-        } else if !m.speech.isEmpty {
-            Txt.line(&c, m.speech, x: 1, y: 47, width: l.W - 2, p.fg, .small, ms: l.ms)
+            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 48, p.fg, .small) - 4 }
+            Txt.draw(&c, String(Glyph.bell), x: 1, y: 48, p.fg, .small)
+            Txt.line(&c, t, x: 8, y: 48, width: right - 8, p.fg, .small, ms: l.ms)
         } else {
-            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 47, p.fg, .small, maxWidth: l.W - 2)
+            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 48, p.fg, .small, maxWidth: l.W - 2)
         }
     }
 
