@@ -57,20 +57,23 @@ public enum InputLayout: String, Sendable, CaseIterable {
         }
     }
 
-    /// What the hints call the key of each input on this board: the key whose tap gives it, or
-    /// "hold KEY" for a long press. Inputs that only a double tap or a chord gives (three
-    /// buttons' `next`) have no name and are left out of the hints.
+    /// What the hints call the key of each input on this board: the key whose tap gives it,
+    /// "hold KEY" for a long press, "2xKEY" for an input only a double tap gives (three
+    /// buttons' down: "2xA"). Chords are not named.
     public var keys: NavKeys {
-        var names: [NavInput: String] = [:]
+        var names: [NavInput: String] = [:], doubles: [NavInput: String] = [:]
         for g in gestures {
             guard let p = input(for: g), names[p.input] == nil else { continue }
             switch g {
             case .tap(let b): names[p.input] = InputLayout.label(b)
             case .longPress(let b): names[p.input] = "hold " + InputLayout.label(b)
-            case .doubleTap, .chordAC, .chordHeld: break
+            case .doubleTap(let b): if doubles[p.input] == nil { doubles[p.input] = "2x" + InputLayout.label(b) }
+            case .chordAC, .chordHeld: break
             }
         }
-        return NavKeys(names)
+        // An input a single press gives is named by it ("D", not "2xD").
+        for k in names.keys { doubles[k] = nil }
+        return NavKeys(names, doubles: doubles)
     }
 
     /// The semantic input a gesture means on this board (nil: nothing).

@@ -166,7 +166,9 @@ final class ShopTests: XCTestCase {
         XCTAssertEqual(events.badges, ["first-purchase"])
         XCTAssertEqual(h.state.badges["first-purchase"], h.now)
         XCTAssertEqual(events.saidKeys.count, 1)
-        XCTAssertTrue(events.saidKeys[0].hasPrefix("buy."), events.saidKeys[0])
+        // An apple is food: a food line (never "can I wear it?"), issue 10.
+        XCTAssertTrue(events.saidKeys[0].hasPrefix("food."), events.saidKeys[0])
+        XCTAssertEqual(Lines.line(key: events.saidKeys[0])?.kind, .purchaseFood)
 
         let hat = h.ok("shop.buy", ["item": "party-hat"])
         XCTAssertEqual(hat.shopEvents, [.bought(item: "party-hat", kind: .wearable, price: 30, slot: "hat", fullness: nil)])

@@ -82,9 +82,10 @@ final class ListViewTests: XCTestCase {
         for text in highlighted where !allowed.contains(where: { shows(text, $0) }) {
             XCTFail("\(what): '\(text)' is highlighted but is not part of \(row.id)", file: file, line: line)
         }
-        // Every row in the window is drawn (its label), none outside it.
-        let drawn = canvas.textRuns.map { menu && $0.text.count > 2 ? String($0.text.dropFirst(2)) : $0.text }
-        for i in list.visibleRange where list.rows[i].kind != .section {
+        // Every row in the window is drawn (its label), none outside it. The icon menu draws every
+        // entry as an icon and only the highlighted one's name.
+        let drawn = canvas.textRuns.map(\.text)
+        for i in list.visibleRange where list.rows[i].kind != .section && (!menu || i == sel) {
             XCTAssertTrue(drawn.contains { shows($0, list.rows[i].label) },
                           "\(what): visible row \(list.rows[i].id) not drawn", file: file, line: line)
         }
@@ -226,24 +227,24 @@ final class ListViewTests: XCTestCase {
     func testHintsComeFromTheActionTableAndNameTheBoardsKeys() {
         let state = Self.world
         let expected: [InputLayout: String] = [
-            .threeButtons: "A up   B select   C back",
-            .fourButtons: "A up   D down   B select   C back",
-            .joystick: "^ up   v down   OK select   < back",
+            .threeButtons: "A up   2xA down   B open   hold B done   hold A start   C back",
+            .fourButtons: "A up   D down   B open   hold B done   hold A start   C back",
+            .joystick: "^ up   v down   OK open   hold OK done   hold ^ start   < back",
         ]
         for layout in InputLayout.allCases {
             var nav = Navigator(state: state, now: Self.t0, config: layout.navigatorConfig(profile: .square240), boot: false)
             open(.today, &nav, state)
             XCTAssertEqual(nav.view.hintText, expected[layout])
-            // Drawn with narrower gaps where the line is too long for the 12×16 face (docs/screens.md).
-            let words = { (t: String) in t.split(separator: " ").joined(separator: " ") }
-            let drawn = draw(nav, state).textRuns.map { words($0.text) }
-            XCTAssertTrue(drawn.contains(words(expected[layout] ?? "?")), "\(layout): \(drawn)")
+            // Drawn in the longest form that fits the hint bar in the display's smallest legible
+            // face (the 12×16 face on 240×240; the moves dropped first).
+            let line = nav.view.hintLine { Font.textWidth($0, face: .large) <= 236 }
+            XCTAssertTrue(draw(nav, state).showsText(line), "\(layout): \(line)")
         }
         XCTAssertEqual(InputLayout.threeButtons.keys, NavKeys.threeButtons, "a Navigator.Config's default board is three buttons")
         // Editing a value: B saves, C cancels.
         var nav = Navigator(state: state, now: Self.t0, config: InputLayout.threeButtons.navigatorConfig(profile: .square240), boot: false)
         open(.settings, &nav, state)
         _ = nav.handle(NavPress(.select), state: state, now: Self.t0)
-        XCTAssertEqual(nav.view.hintText, "A up   B save   C cancel")
+        XCTAssertEqual(nav.view.hintText, "A up   2xA down   B save   C cancel")
     }
 }

@@ -29,6 +29,10 @@ final class GoldenFrameTests: XCTestCase {
         for profile in DisplayProfile.all {
             out.append(("home-status@\(profile.id)", .home, profile, .light))
         }
+        // The icon menu over home (issue 10), on its second entry.
+        for profile in DisplayProfile.all {
+            out.append(("menu@\(profile.id)", .home, profile, .light))
+        }
         return out
     }
 
@@ -38,7 +42,8 @@ final class GoldenFrameTests: XCTestCase {
         try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
         var failures: [String] = []
         for (name, screen, profile, themeName) in Self.cases() {
-            let ui = UIFixture.ui(for: screen, now: now)
+            var ui = UIFixture.ui(for: screen, now: now)
+            if name.hasPrefix("menu@") { ui.menu = 1 }
             // home-status: every status icon and a hungry pet (the attention bubble).
             let status = name.hasPrefix("home-status")
             var ctx = ScreenContext(state: status ? UIFixture.statusState() : state, ui: ui, now: now,

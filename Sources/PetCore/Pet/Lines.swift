@@ -3,6 +3,8 @@
 
 public enum LineKind: String, Codable, Sendable, CaseIterable {
     case greeting, nudge, taskDone = "task_done", streak, levelUp = "level_up", missed, purchase, petting, idle
+    /// Food was bought (the pet looks forward to eating it; it cannot wear it).
+    case purchaseFood = "purchase_food"
     /// A habit's text became editable (14 days after it was made).
     case habitUnlock = "habit_unlock"
 }
@@ -79,10 +81,17 @@ public enum Lines {
         // purchase
         l("buy.1", .purchase, nil, "Ooh, for me? Thank you!"),
         l("buy.2", .purchase, nil, "I love it!"),
-        l("buy.3", .purchase, .playful, "Shiny! Can I wear it right now?"),
+        l("buy.3", .purchase, .playful, "Shiny! Can I try it right now?"),
         l("buy.4", .purchase, .calm, "A lovely choice. Thank you."),
         l("buy.5", .purchase, .curious, "What does this do? Let me see!"),
         l("buy.6", .purchase, .shy, "For me? You're too kind..."),
+        // food bought
+        l("food.1", .purchaseFood, nil, "Yum! Is that a snack for me?"),
+        l("food.2", .purchaseFood, nil, "Food! My tummy says thank you."),
+        l("food.3", .purchaseFood, .playful, "Snack attack! Can I eat it now?"),
+        l("food.4", .purchaseFood, .calm, "Something tasty for later. Thank you."),
+        l("food.5", .purchaseFood, .curious, "Ooh, what does it taste like?"),
+        l("food.6", .purchaseFood, .shy, "A treat for me? ...thank you."),
         // petting
         l("pet.1", .petting, nil, "Hehe, that tickles!"),
         l("pet.2", .petting, nil, "Purr... more please."),

@@ -11,8 +11,35 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     /// Seconds of no input before the screen dims (default 2 min) and sleeps (default 5 min).
     public var dimAfter = 120
     public var sleepAfter = 300
+    /// The owner has learned "hold B = done" (completed or checked something with a long press on
+    /// the device, or dismissed the first-run tip): the home screen stops showing the tip. Stored
+    /// with the other settings (in the journal), so it survives a restart; written only once true,
+    /// so older journals and the phone's settings messages read as before.
+    public var holdTipDone = false
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey { case theme, sound, brightness, dimAfter, sleepAfter, holdTipDone }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        theme = try c.decode(ThemeName.self, forKey: .theme)
+        sound = try c.decode(Bool.self, forKey: .sound)
+        brightness = try c.decode(Int.self, forKey: .brightness)
+        dimAfter = try c.decode(Int.self, forKey: .dimAfter)
+        sleepAfter = try c.decode(Int.self, forKey: .sleepAfter)
+        holdTipDone = try c.decodeIfPresent(Bool.self, forKey: .holdTipDone) ?? false
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(theme, forKey: .theme)
+        try c.encode(sound, forKey: .sound)
+        try c.encode(brightness, forKey: .brightness)
+        try c.encode(dimAfter, forKey: .dimAfter)
+        try c.encode(sleepAfter, forKey: .sleepAfter)
+        if holdTipDone { try c.encode(true, forKey: .holdTipDone) }
+    }
 
     public static let brightnessRange = 10...100
     public static let dimRange = 10...3600

@@ -203,7 +203,8 @@ extension Engine {
             emit(.shop(.bought(item: id, kind: kind, price: item.price, slot: item.wearSlot,
                                fullness: kind == .food ? item.fullness : nil)), at: at)
             awardBadges(at: at)
-            say(.purchase, at: at)
+            // Food is eaten, not worn: its own lines (issue 10 item 9).
+            say(kind == .food ? .purchaseFood : .purchase, at: at)
         case .equip(let id):
             let owned = try ownedItem(id)
             guard let slot = owned.wearSlot else {

@@ -68,6 +68,16 @@ public final class DeviceLoop {
     }
     var batteryReadMinute: Int64 = .min
     var nextFrameMs: Int64?
+    /// Wipe between screens on colour panels (`ScreenTransition`): on by default where frames are
+    /// presented eagerly (the device), off in the headless simulator, whose pictures are taken
+    /// when looked at.
+    public var transitions: Bool
+    /// The wipe running now, if any (its frames are deadlines of the loop until it is done).
+    public private(set) var transition: ScreenTransition?
+    /// The view the last presented frame showed, and whether the screen was lit then (a change
+    /// made while it was dark is a cut).
+    var shownUI: UIState?
+    var shownAwake = false
     /// Something the screen shows may have changed since the last frame: events, the view, an
     /// animation frame, the minute on the clock (or the second of a running focus countdown).
     var needsFrame = true
@@ -83,6 +93,7 @@ public final class DeviceLoop {
         self.layout = layout
         self.presentsEagerly = presentsEagerly
         self.frameIntervalMs = frameIntervalMs
+        transitions = presentsEagerly && profile.kind == .colour
         gestures = GestureRecognizer(debounceMs: debounceMs)
         pipeline = PanelPipeline(format: hardware.panel.format, isEPaper: hardware.panel.isEPaper)
         let now = Self.instant(ms: hardware.clock.wallMs)
@@ -120,6 +131,7 @@ public final class DeviceLoop {
         }
         if let n = navigator.nextDeadline(state: app.state, now: now) { consider(TimeRange.milliseconds(n)) }
         if animating, let f = nextFrameMs { consider(f) }
+        if let t = transition { consider(t.nextFrameMs(after: nowMs) ?? nowMs + 1) }
         consider(externalDeadlineMs?())
         // The link's deadlines at or before now mean "at once" (a pipelining client's backlog):
         // its `tick` always settles them, so this never spins.
@@ -175,6 +187,10 @@ public final class DeviceLoop {
         } else {
             nextFrameMs = nil
         }
+        // A wipe in progress needs its next frame (and the whole new one when it ends); a dark
+        // screen drops it.
+        if navigator.ui.power == .asleep { transition = nil }
+        if transition != nil { needsFrame = true }
         if presentsEagerly { present() }
         onWake?()
     }
@@ -326,7 +342,11 @@ public final class DeviceLoop {
         // A dark colour or OLED screen gets its frame when it wakes; e-paper shows what changed.
         if navigator.ui.power == .asleep && !hardware.panel.isEPaper && !evenAsleep { return }
         needsFrame = false
+        // The frame shown, kept only when a wipe starts from it (a copy of the canvas would make
+        // every render copy its pixels).
+        let from = startsTransition() ? canvas : nil
         render()
+        composeTransition(from: from)
         guard let frame = pipeline.frame(for: canvas, nowMs: nowMs) else { return }
         do {
             try hardware.panel.flush(frame)
@@ -336,6 +356,28 @@ public final class DeviceLoop {
             pipeline.invalidate()
             needsFrame = true   // try again (whole) at the next wake-up
         }
+    }
+
+    /// Whether the frame about to be rendered starts a wipe: the screen shown changed while lit
+    /// (`ScreenTransition.direction`).
+    func startsTransition() -> Bool {
+        guard transitions, shownAwake, navigator.ui.power != .asleep, let before = shownUI else { return false }
+        return ScreenTransition.direction(from: before, to: navigator.ui, profile: profile) != nil
+    }
+
+    /// Starts the wipe from `from` (the frame shown before, when `startsTransition`), puts the wipe
+    /// running over the frame just rendered, and ends it when done.
+    func composeTransition(from: Canvas?) {
+        let ui = navigator.ui
+        let awake = ui.power != .asleep
+        defer { shownUI = ui; shownAwake = awake }
+        if let from, let before = shownUI, let dir = ScreenTransition.direction(from: before, to: ui, profile: profile) {
+            // From what the panel shows now (mid-wipe: the composed frame).
+            transition = ScreenTransition(from: from, startMs: nowMs, direction: dir, edge: theme.accent)
+        }
+        guard let t = transition else { return }
+        if t.isDone(at: nowMs) || !awake { transition = nil; return }
+        t.compose(&canvas, at: nowMs)
     }
 
     /// Shows nothing and turns the backlight off (the daemon stopping): black on colour and OLED

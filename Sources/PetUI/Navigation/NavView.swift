@@ -79,27 +79,42 @@ public struct ListView: Sendable, Equatable {
 /// ("B select", "OK select", "hold OK erase").
 public struct NavHint: Sendable, Equatable {
     public var input: NavInput
-    /// The key (or gesture) on this board: "A", "hold B", "^", "OK".
+    /// The key (or gesture) on this board: "A", "hold B", "^", "OK", "2xA".
     public var key: String
-    /// What it does here: "up", "select", "save", "erase".
+    /// What it does here: "up", "open", "save", "erase".
     public var action: String
+    /// What the input does, as the navigator's action table says (tests drive it and check).
+    public var verb: NavVerb
+    /// 0: the screen's key actions (kept on the smallest displays); 1: other actions; 2: moving
+    /// (up, down) — dropped first when the line is short of room.
+    public var rank: Int
     public var text: String { key + " " + action }
+    /// The short form for small displays: "hB done", "2xA down".
+    public var compact: String {
+        let k = key.hasPrefix("hold ") ? "h" + key.dropFirst(5) : key
+        return k + ":" + action
+    }
 }
 
 /// How the board in use names the keys that give each input, for the hints ("A", "B", "C" on three
-/// buttons; "^", "v", "OK", "<", ">" on a joystick; long presses as "hold B"). An input without a
-/// name of its own (three buttons' `next`, a double tap of A) is left out of the hints.
-/// `InputLayout.keys` (PetDevice) makes it from a board's gesture map.
+/// buttons; "^", "v", "OK", "<", ">" on a joystick; long presses as "hold B"; inputs only a double
+/// tap gives as "2xA" — three buttons' down). `InputLayout.keys` (PetDevice) makes it from a
+/// board's gesture map.
 public struct NavKeys: Sendable, Equatable {
+    /// Inputs one press gives (a tap or a long press).
     public var names: [NavInput: String]
-    public init(_ names: [NavInput: String]) { self.names = names }
-    public func name(_ input: NavInput) -> String? { names[input] }
+    /// Inputs only a double tap gives.
+    public var doubles: [NavInput: String]
+    public init(_ names: [NavInput: String], doubles: [NavInput: String] = [:]) { self.names = names; self.doubles = doubles }
+    public func name(_ input: NavInput) -> String? { names[input] ?? doubles[input] }
+    /// The board has a one-press down (a D key, the joystick): three buttons have only double A.
+    public var hasOnePressDown: Bool { names[.next] != nil }
 
     /// Three buttons (A up, B select, C back): what a `Navigator.Config` assumes unless told.
     public static let threeButtons = NavKeys([
         .previous: "A", .select: "B", .back: "C",
         .holdPrevious: "hold A", .holdSelect: "hold B", .holdBack: "hold C",
-    ])
+    ], doubles: [.next: "2xA", .doubleSelect: "2xB", .doubleBack: "2xC"])
 }
 
 /// Everything a screen draws that the navigator decides: the list (for list screens and the menu)
@@ -107,11 +122,41 @@ public struct NavKeys: Sendable, Equatable {
 public struct NavView: Sendable, Equatable {
     /// The list shown (the menu's while the menu is open), nil on screens without one.
     public var list: ListView?
-    /// The hints for the screen shown, in order (what each key does here on this board).
-    public var hints: [NavHint]
+    /// The hints for the screen shown, in order (what each key does here on this board): the
+    /// hinted entries of `actions` named with `keys` (made when asked: the navigator makes a view
+    /// for every input, the screen draws one).
+    public var hints: [NavHint] { Navigator.hints(actions, keys: keys) }
+    /// The board's key names.
+    public var keys: NavKeys
+    /// The first-run tip to show on home ("Tip: hold B = done"), nil once learned or dismissed.
+    public var tip: String?
+    /// The action table the hints come from (every input that does something here, and what).
+    public var actions: [NavAction]
+    /// On home: what the card steps through (`NavRows.home`), computed once per view.
+    public var homeItems: [NavRows.TodayRow?]?
 
-    public init(list: ListView? = nil, hints: [NavHint] = []) { self.list = list; self.hints = hints }
+    public init(list: ListView? = nil, keys: NavKeys = .threeButtons, tip: String? = nil, actions: [NavAction] = [],
+                homeItems: [NavRows.TodayRow?]? = nil) {
+        self.list = list; self.keys = keys; self.tip = tip; self.actions = actions; self.homeItems = homeItems
+    }
 
     /// The hint bar's text: "A up   B select   C back".
     public var hintText: String { hints.map(\.text).joined(separator: "   ") }
+
+    /// The hint line for a bar `fits` accepts (a width test): every hint with its word; else
+    /// without the moves (up/down); else those in the short form ("hB:done"); else only the
+    /// screen's key actions — so small displays show a compact form of the same table.
+    public func hintLine(fits: (String) -> Bool) -> String {
+        func full(_ hs: [NavHint]) -> String { hs.map(\.text).joined(separator: "  ") }
+        func short(_ hs: [NavHint]) -> String { hs.map(\.compact).joined(separator: " ") }
+        let all = hints
+        let first = full(all)
+        if fits(first) { return first }
+        let most = all.filter { $0.rank < 2 }
+        var key = all.filter { $0.rank < 1 }
+        for line in [full(most), short(most), full(key)] where fits(line) { return line }
+        // The key actions in the short form, as many as fit (the first ones matter most).
+        while key.count > 1 && !fits(short(key)) { key.removeLast() }
+        return short(key)
+    }
 }

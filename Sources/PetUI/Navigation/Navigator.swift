@@ -74,8 +74,8 @@ public struct Navigator: Sendable {
         public var homeAfter: Int64 = 30
         /// How long the boot screen shows unless a press dismisses it.
         public var bootSeconds: Int64 = 3
-        /// How long a toast shows.
-        public var toastSeconds: Int64 = 4
+        /// How long a toast shows (in the hint bar's strip, which it takes meanwhile).
+        public var toastSeconds: Int64 = 3
         /// At most this many toasts at once (the oldest goes).
         public var maxToasts = 3
         /// How long the reminder overlay shows unless dismissed.
@@ -164,7 +164,14 @@ public struct Navigator: Sendable {
         } else if p.isPress {
             beforeTap = (ui, missedSeen)
         }
-        effects += act(p.input, state: state, now: now)
+        let acted = act(p.input, state: state, now: now)
+        // The first-run tip is learned: something was completed or checked with a long press.
+        if p.input == .holdSelect, !state.device.holdTipDone, acted.contains(where: Navigator.completes) {
+            var d = state.device
+            d.holdTipDone = true
+            effects.append(.send(.setDevice(d)))
+        }
+        effects += acted
         sync(state: state, now: now)
         return effects
     }
@@ -187,12 +194,24 @@ public struct Navigator: Sendable {
         missedSeen = before.missedSeen
     }
 
+    /// A completion or a habit check (what the first-run tip teaches).
+    static func completes(_ e: NavEffect) -> Bool {
+        if case .send(let a) = e { return NavCommand.complete.matches(a) || NavCommand.check.matches(a) }
+        return false
+    }
+
+    /// The action table of what the screen shows now (NavigatorActions.swift).
+    /// (`sync` makes it with the view, so it is current whenever an input arrives.)
+    public func actionTable(state: PetState, now: Instant) -> [NavAction] { view.actions }
+
     private mutating func act(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
         if input == .reset, config.hasChord { return [.factoryReset] }
         if input == .chord || input == .reset { return [] }
+        // Only what the action table lists (and so what the hints can name) does anything.
+        guard actionTable(state: state, now: now).contains(where: { $0.input == input }) else { return [] }
         if let r = ui.reminder, ui.screen != .boot { return reminderInput(input, r, state: state) }
         if ui.menu != nil { return menuInput(input, state: state, now: now) }
-        if input == .doubleBack { goHome(); return [] }
+        if input == .doubleBack, ui.screen != .home { goHome(); return [] }
         switch ui.screen {
         case .boot: ui.screen = .home; return []
         case .home: return homeInput(input, state: state, now: now)
@@ -254,7 +273,7 @@ public struct Navigator: Sendable {
         case .next: ui.menu = (i + 1) % n
         // Three buttons have no one-press down (double A is two): in the menu, whose entries have
         // no second action, hold A moves down.
-        case .holdPrevious where config.keys.name(.next) == nil: ui.menu = (i + 1) % n
+        case .holdPrevious where !config.keys.hasOnePressDown: ui.menu = (i + 1) % n
         case .select, .forward:
             ui.menu = nil
             open(NavRows.menu[i], state: state, now: now)
@@ -271,7 +290,7 @@ public struct Navigator: Sendable {
     }
 
     private mutating func homeInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
-        let items = NavRows.home(state)
+        let items = view.homeItems ?? NavRows.home(state)
         let shown = items.indices.contains(ui.cursor) ? items[ui.cursor] : items.first ?? nil
         switch input {
         case .previous: ui.cursor = (ui.cursor + items.count - 1) % items.count
@@ -289,9 +308,16 @@ public struct Navigator: Sendable {
         case .back:
             missedSeen = state.remindersMissed
             ui.cursor = 0
+            // And the first-run tip goes (stored with the settings).
+            if Navigator.tip(state: state, config: config) != nil {
+                var d = state.device
+                d.holdTipDone = true
+                return [.send(.setDevice(d))]
+            }
+        case .doubleBack:
+            ui.cursor = 0
         case .holdBack:
-            let triggers = state.urgeTriggerMenu(at: now)
-            if !triggers.isEmpty { open(.urgeLog, state: state, now: now) }
+            if !state.quitTriggers.isEmpty { open(.urgeLog, state: state, now: now) }
         default: break
         }
         return []
@@ -381,7 +407,7 @@ public struct Navigator: Sendable {
         switch input {
         case .select, .forward:
             if state.commitments.focus == nil { return [.send(.commitment(.startFocus(minutes: nil, block: [])))] }
-        case .holdPrevious:
+        case .holdPrevious, .holdSelect:
             if state.commitments.focus != nil { return [.send(.commitment(.cancelFocus))] }
         case .back: pop()
         default: break
@@ -583,7 +609,7 @@ public struct Navigator: Sendable {
             let until = e.at + config.toastSeconds
             switch e.kind {
             case let .taskCompleted(_, _, reward) where reward.coins > 0:
-                toast("+\(reward.coins) coins", .reward, until: until, now: now)
+                toast("+" + Fmt.count(reward.coins, "coin"), .reward, until: until, now: now)
             case .levelReached(let level):
                 toast("Level \(level)!", .levelUp, until: until, now: now)
             case .badgeEarned(let id):
@@ -633,7 +659,6 @@ public struct Navigator: Sendable {
         ui.toasts.removeAll { $0.until <= now }
         if let r = ui.reminder, now - r.due >= config.reminderSeconds { ui.reminder = nil }
         ui.missedBanner = max(0, state.remindersMissed - missedSeen)
-        if ui.screen == .home, ui.cursor >= NavRows.home(state).count { ui.cursor = 0 }
         if ui.screen == .today, let id = restoreTodayCursor,
            let i = NavRows.today(state).firstIndex(of: .task(id: id)) { ui.cursor = i }
         restoreTodayCursor = nil

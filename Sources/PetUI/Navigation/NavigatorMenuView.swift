@@ -1,49 +1,178 @@
 import PetCore
 
-/// The menu opened from home (tap B): the navigator's menu list (`NavRows.menu`, its view while
-/// `UIState.menu` is set) with the highlighted entry marked, drawn as a panel over the home screen
-/// on every display size (geometry: `ListLayout.MenuGeometry`).
+/// The menu opened from home (tap B), Tamagotchi style: a grid of small icons, one per entry of
+/// the navigator's menu list (`NavRows.menu`, most used first), the highlighted one inverted, and
+/// its name under the grid. A panel between home's status bar (which stays visible) and the hint
+/// bar (which says what the keys do here); geometry: `ListLayout.MenuGeometry`.
 public enum MenuOverlay {
     public static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
         guard c.ui.menu != nil, let list = c.view.list else { return }
         let t = c.theme
-        let g = ListLayout.MenuGeometry(c.profile)
-        let big = g.big, scale = g.scale, small = g.small, margin = g.margin, rowH = g.rowH, headerH = g.headerH
+        let mono = c.profile.isMonochrome
+        let g = ListLayout.MenuGeometry(c.profile, count: list.rows.count)
         let panel = g.panel
-        // The home screen stays visible around a panel with the accent ring.
-        if margin > 0 {
-            canvas.fillRoundedRect(x: panel.x - 2, y: panel.y - 2, w: panel.w + 4, h: panel.h + 4,
-                                   radius: big ? 10 : 4, color: c.profile.isMonochrome ? t.text : t.accent)
+        let ink = t.text, paper = mono ? t.background : t.panel
+        let accent = mono ? t.text : t.accent
+        // What the panel covers is no longer on screen: its text leaves the frame's record.
+        let covered = g.covered
+        canvas.textRuns.removeAll { $0.rect.intersection(covered).map { !$0.isEmpty } ?? false }
+        if g.big {
+            // The home screen stays visible around a panel with the accent ring.
+            canvas.fillRoundedRect(x: panel.x - 2, y: panel.y - 2, w: panel.w + 4, h: panel.h + 4, radius: 10, color: accent)
+            canvas.fillRoundedRect(x: panel.x, y: panel.y, w: panel.w, h: panel.h, radius: 8, color: paper)
+        } else {
+            canvas.fillRect(x: panel.x, y: panel.y, w: panel.w, h: panel.h, color: paper)
+            canvas.strokeRect(x: panel.x, y: panel.y, w: panel.w, h: panel.h, color: ink)
         }
-        canvas.fillRoundedRect(x: panel.x, y: panel.y, w: panel.w, h: panel.h, radius: small ? 0 : (big ? 8 : 3),
-                               color: c.profile.isMonochrome ? t.background : t.panel)
-        if headerH > 0 {
-            _ = canvas.drawText("Menu", x: panel.x + (big ? 12 : 4), y: panel.y + (big ? 6 : 2), color: t.mutedText,
-                                scale: scale, maxWidth: panel.w - 8)
-        }
-        var y = g.rows.y
-        for i in list.visibleRange {
-            let on = i == list.selected
-            let x = g.rows.x
-            let rw = g.rows.w
-            let runs = canvas.textRuns.count
+        let onAccent = mono ? t.background : (t.background.contrastRatio(with: accent) >= t.text.contrastRatio(with: accent)
+                                              ? t.background : t.text)
+        for (k, row) in list.rows.enumerated() where k < g.cells.count {
+            let cell = g.cells[k]
+            let on = k == list.selected
             if on {
-                canvas.fillRoundedRect(x: x, y: y, w: rw, h: rowH - 1, radius: big ? 5 : 0,
-                                       color: c.profile.isMonochrome ? t.text : t.accent)
+                if g.big { canvas.fillRoundedRect(x: cell.x + 1, y: cell.y + 1, w: cell.w - 2, h: cell.h - 2, radius: 6, color: accent) }
+                else { canvas.fillRect(x: cell.x, y: cell.y, w: cell.w, h: cell.h, color: accent) }
             }
-            let ink = on && c.profile.isMonochrome ? t.background : t.text
-            let label = (on ? "> " : "  ") + list.rows[i].label
-            _ = canvas.drawText(label, x: x + (big ? 6 : 2), y: y + (rowH - scale * 8) / 2, color: ink,
-                                scale: scale, maxWidth: rw - 8)
-            if on { canvas.markHighlighted(from: runs) }
-            y += rowH
+            let size = 10 * g.scale
+            let screen = ScreenID(rawValue: String(row.id.dropFirst("menu:".count)))
+            MenuIcons.draw(screen, &canvas, x: cell.x + (cell.w - size) / 2, y: cell.y + (cell.h - size) / 2, scale: g.scale,
+                           color: on ? onAccent : ink)
         }
-        // More rows above or below: a small marker on the right.
-        if list.first > 0 {
-            _ = canvas.drawText("^", x: panel.x + panel.w - 8, y: panel.y + 2, color: t.mutedText)
+        // The highlighted entry's name (its text run is the highlighted row the navigator acts on).
+        if let row = list.selectedRow {
+            let face: FontFace = g.label.h >= 16 ? .large : .small
+            let shown = Font.fit(row.label, face: face, maxWidth: g.label.w)
+            let w = Font.textWidth(shown, face: face)
+            let runs = canvas.textRuns.count
+            canvas.drawText(shown, x: g.label.x + (g.label.w - w) / 2, y: g.label.y, color: ink, face: face, maxWidth: g.label.w)
+            canvas.markHighlighted(from: runs)
         }
-        if list.first + list.visible < list.rows.count {
-            _ = canvas.drawText("v", x: panel.x + panel.w - 8, y: panel.y + panel.h - 9, color: t.mutedText)
+    }
+}
+
+/// The menu's icons: 10×10 one-colour bitmaps drawn at a whole scale (Tamagotchi-like: legible at
+/// 10 px on the 128×64 OLED, doubled elsewhere).
+enum MenuIcons {
+    static func bitmap(_ s: ScreenID?) -> [String] {
+        switch s {
+        case .stats?: [
+            ".......XX.",
+            ".......XX.",
+            "....XX.XX.",
+            "....XX.XX.",
+            ".XX.XX.XX.",
+            ".XX.XX.XX.",
+            ".XX.XX.XX.",
+            ".XX.XX.XX.",
+            "..........",
+            "XXXXXXXXXX"]
+        case .focus?: [
+            "...XXXX...",
+            "..X....X..",
+            ".X...X..X.",
+            "X....X...X",
+            "X....X...X",
+            "X....XXX.X",
+            "X........X",
+            ".X......X.",
+            "..X....X..",
+            "...XXXX..."]
+        case .today?: [
+            "XXXXXXXXX.",
+            "X.......X.",
+            "X......XX.",
+            "X.....XX..",
+            "X.X..XX.X.",
+            "X.XXXX..X.",
+            "X..XX...X.",
+            "X.......X.",
+            "XXXXXXXXX.",
+            ".........."]
+        case .shop?: [
+            "...XXXX...",
+            "..X....X..",
+            "..X....X..",
+            "XXXXXXXXXX",
+            "X........X",
+            "X.XX..XX.X",
+            "X........X",
+            "X........X",
+            "X........X",
+            "XXXXXXXXXX"]
+        case .urgeLog?: [
+            "..........",
+            "..XX......",
+            ".X..X...X.",
+            "X....X.X..",
+            "......X...",
+            "..XX......",
+            ".X..X...X.",
+            "X....X.X..",
+            "......X...",
+            ".........."]
+        case .commitments?: [
+            "X.........",
+            "XXXXXXX...",
+            "XXXXXXXX..",
+            "XXXXXXX...",
+            "XXXXXX....",
+            "X.........",
+            "X.........",
+            "X.........",
+            "X.........",
+            "XX........"]
+        case .settings?: [
+            "....XX....",
+            ".X.XXXX.X.",
+            "..XXXXXX..",
+            ".XXX..XXX.",
+            "XXX....XXX",
+            "XXX....XXX",
+            ".XXX..XXX.",
+            "..XXXXXX..",
+            ".X.XXXX.X.",
+            "....XX...."]
+        case .pairing?: [
+            "..XXXXXX..",
+            "..X....X..",
+            "..X....X..",
+            "..X....X..",
+            "..X....X..",
+            "..X....X..",
+            "..X....X..",
+            "..XXXXXX..",
+            "..XX..XX..",
+            "..XXXXXX.."]
+        case .wardrobe?: [
+            ".XX....XX.",
+            "XXXX..XXXX",
+            "XXXXXXXXXX",
+            ".XXXXXXXX.",
+            "..XXXXXX..",
+            "..XXXXXX..",
+            "..XXXXXX..",
+            "..XXXXXX..",
+            "..XXXXXX..",
+            "..XXXXXX.."]
+        default: [
+            "XXXXXXXXXX",
+            "X........X",
+            "X........X",
+            "X........X",
+            "X........X",
+            "X........X",
+            "X........X",
+            "X........X",
+            "X........X",
+            "XXXXXXXXXX"]
+        }
+    }
+
+    static func draw(_ s: ScreenID?, _ c: inout Canvas, x: Int, y: Int, scale: Int, color: RGB565) {
+        for (r, line) in bitmap(s).enumerated() {
+            for (k, ch) in line.enumerated() where ch == "X" {
+                c.fillRect(x: x + k * scale, y: y + r * scale, w: scale, h: scale, color: color)
+            }
         }
     }
 }

@@ -18,12 +18,12 @@ public enum NavRows {
     /// What hold B on a menu entry does at once, without opening it (nil: nothing now): start a
     /// focus session (25 min, or what a focus commitment needs) on Focus, feed the first food in
     /// the inventory on Wardrobe. The hint bar names it ("hold B start", "hold B feed").
-    public static func menuJob(_ s: ScreenID, state: PetState) -> (label: String, action: Action)? {
+    public static func menuJob(_ s: ScreenID, state: PetState) -> (command: NavCommand, action: Action)? {
         switch s {
         case .focus where state.commitments.focus == nil:
-            return ("start", .commitment(.startFocus(minutes: nil, block: [])))
+            return (.startFocus, .commitment(.startFocus(minutes: nil, block: [])))
         case .wardrobe:
-            for row in wardrobe(state) { if case .food = row.kind { return ("feed", .shop(.feed(item: row.item))) } }
+            for row in wardrobe(state) { if case .food = row.kind { return (.feed, .shop(.feed(item: row.item))) } }
             return nil
         default: return nil
         }

@@ -2,7 +2,8 @@ import PetCore
 
 // NavigatorView.swift — how the navigator makes its `NavView`: the rows of the list shown (from
 // `NavRows`, labelled for the display), the highlighted row, the visible window (from the screen's
-// `ListLayout` on this display) and the hints (from the action table below and the board's key names).
+// `ListLayout` on this display) and the hints (from the action table, NavigatorActions.swift, and the
+// board's key names).
 
 extension Navigator {
     /// The view `ui` shows with `config`'s board and display. Keeps `ui.cursor` on a selectable row
@@ -12,8 +13,14 @@ extension Navigator {
     /// `UIState` (`ScreenContext(state:ui:now:config:theme:)`).
     public static func makeView(ui: inout UIState, state: PetState, now: Instant, config: Config) -> NavView {
         let menu = ui.menu != nil
+        let tip = ui.screen == .home && ui.menu == nil && ui.reminder == nil ? Navigator.tip(state: state, config: config) : nil
         guard let frame = ListLayout.frame(ui.screen, menu: menu, profile: config.profile, state: state, now: now) else {
-            return NavView(hints: hints(ui, state: state, config: config))
+            // Home's card items, once (its action table and the home screen use them).
+            let home = ui.screen == .home ? NavRows.home(state) : nil
+            // The card's item went (completed, checked): back to the first.
+            if let home, ui.cursor >= home.count { ui.cursor = 0 }
+            let table = actions(ui, state: state, now: now, config: config, selected: nil, count: 0, home: home)
+            return NavView(keys: config.keys, tip: tip, actions: table, homeItems: home)
         }
         let rows = NavRows.rows(ui: ui, state: state, now: now, config: config)
         let selectable = rows.indices.filter { rows[$0].isSelectable }
@@ -44,50 +51,16 @@ extension Navigator {
             if s < first { first = s }
         }
         ui.scroll = first
-        return NavView(list: ListView(rows: rows, selected: selected, first: first, visible: fits), hints: hints(ui, state: state, config: config))
+        let table = actions(ui, state: state, now: now, config: config, selected: selected.map { rows[$0].id },
+                            count: selectable.count, home: nil)
+        return NavView(list: ListView(rows: rows, selected: selected, first: first, visible: fits), keys: config.keys,
+                       tip: tip, actions: table)
     }
 
     /// The view of a bare `UIState` (not kept): what `makeView` gives without storing the scroll.
     public static func view(of ui: UIState, state: PetState, now: Instant, config: Config) -> NavView {
         var u = ui
         return makeView(ui: &u, state: state, now: now, config: config)
-    }
-
-    // MARK: - The action table (the hint bar shows it)
-
-    /// What each input does on the screen `ui` shows, for the hints: on list screens up, down,
-    /// select and back; while a setting is edited up, down, save and cancel; on the armed factory
-    /// reset row hold-select erases. Inputs the board has no key of its own for are left out.
-    static func actions(_ ui: UIState, state: PetState, config: Config) -> [(NavInput, String)] {
-        if let i = ui.menu {
-            // Three buttons: hold A moves down in the menu (no one-press down otherwise).
-            var a: [(NavInput, String)] = [(.previous, "up"), config.keys.name(.next) == nil ? (.holdPrevious, "down") : (.next, "down"),
-                                           (.select, "open")]
-            if NavRows.menu.indices.contains(i), let job = NavRows.menuJob(NavRows.menu[i], state: state) {
-                a.append((.holdSelect, job.label))
-            }
-            return a + [(.back, "close")]
-        }
-        switch ui.screen {
-        case .boot, .home: return []
-        case .pairing:
-            if ui.pairingCode != nil { return [(.back, "back")] }
-            return [(.previous, "up"), (.next, "down"), (.holdSelect, "unpair"), (.back, "back")]
-        case .settings where ui.editingSetting:
-            let rows = NavRows.settings(hasChord: config.hasChord)
-            if rows.indices.contains(ui.cursor), rows[ui.cursor] == .factoryReset {
-                return [(.holdSelect, "erase"), (.back, "cancel")]
-            }
-            return [(.previous, "up"), (.next, "down"), (.select, "save"), (.back, "cancel")]
-        default:
-            return [(.previous, "up"), (.next, "down"), (.select, "select"), (.back, "back")]
-        }
-    }
-
-    static func hints(_ ui: UIState, state: PetState, config: Config) -> [NavHint] {
-        actions(ui, state: state, config: config).compactMap { input, action in
-            config.keys.name(input).map { NavHint(input: input, key: $0, action: action) }
-        }
     }
 }
 

@@ -16,8 +16,8 @@ enum CommitmentsScreen {
         // Footer: totals.
         let footer = "held " + String(Glyph.coin) + "\(s.commitments.held)" + (l.size == .tiny ? "" : (l.big ? "  " : "   ") + "\(count) active")
         let footerH = l.big ? l.small.height + 2 : 9
-        Txt.draw(&canvas, footer, x: l.pad, y: l.H - footerH + (l.big ? 1 : 1), p.muted, l.small, maxWidth: l.W - 2 * l.pad)
-        let listArea = Rect(x: 0, y: area.y, w: l.W, h: area.h - footerH)
+        Txt.draw(&canvas, footer, x: l.pad, y: l.bottom - footerH + 1, p.muted, l.small, maxWidth: l.W - 2 * l.pad)
+        let listArea = Rect(x: 0, y: area.y, w: l.W, h: l.bottom - footerH - area.y)
         guard let list, !list.rows.isEmpty,
               let frame = ListLayout.frame(.commitments, profile: c.profile, state: s, now: c.now) else {
             l.empty(&canvas, "No commitments. Set one from the phone.", area: listArea)

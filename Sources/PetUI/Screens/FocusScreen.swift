@@ -45,7 +45,7 @@ enum FocusScreen {
             Txt.draw(&canvas, "\(f.minutes) min", x: rx, y: area.y + 90, p.fg, .large, maxWidth: rw)
             Txt.draw(&canvas, ends, x: rx, y: area.y + 112, p.muted, .large, maxWidth: rw)
         case .paper:
-            let scene = Rect(x: 2, y: area.y + 2, w: 90, h: area.h - 4)
+            let scene = Rect(x: 2, y: area.y + 2, w: 90, h: l.bottom - area.y - 4)
             HomeView.petFrame(l, &canvas, scene)
             let rx = 100, rw = l.W - rx - 4
             Txt.draw(&canvas, "time left", x: rx, y: area.y + 4, p.fg, .small)
@@ -57,7 +57,7 @@ enum FocusScreen {
             PetScene.draw(l.ctx, in: Rect(x: 1, y: area.y + 1, w: 32, h: 32), &canvas)
             bigNumber(l, &canvas, big, y: area.y + 4, x: 36, w: l.W - 38, scale: 2, centred: true)
             l.bar(&canvas, Rect(x: 36, y: area.y + 24, w: l.W - 38, h: 6), frac)
-            Txt.draw(&canvas, ends, x: 1, y: l.H - 9, p.fg, .small, maxWidth: l.W - 2)
+            Txt.draw(&canvas, ends, x: 36, y: area.y + 33, p.fg, .small, maxWidth: l.W - 38)
         }
     }
 
@@ -83,21 +83,22 @@ enum FocusScreen {
             if p.mono { c.strokeRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, color: p.fg, thickness: 2) }
             else { c.fillRoundedRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, radius: 12, color: p.accent) }
             Txt.drawCentred(&c, "Start 25 min", x: btn.x, w: btn.w, y: btn.y + 12, p.mono ? p.fg : p.onAccent, .large)
-            Txt.lineCentred(&c, "B to begin. Stay with one thing.", x: 0, w: l.W, y: btn.maxY + 8, p.muted, l.small, ms: l.ms)
-            Txt.lineCentred(&c, minutes, x: 0, w: l.W, y: btn.maxY + 26, p.muted, l.small, ms: l.ms)
+            // What starts it is the hint bar's (the board's own key).
+            Txt.lineCentred(&c, "Stay with one thing.", x: 0, w: l.W, y: btn.maxY + 4, p.muted, l.small, ms: l.ms)
+            Txt.lineCentred(&c, minutes, x: 0, w: l.W, y: btn.maxY + 21, p.muted, l.small, ms: l.ms)
         case .paper:
-            let scene = Rect(x: 2, y: area.y + 2, w: 90, h: area.h - 4)
+            let scene = Rect(x: 2, y: area.y + 2, w: 90, h: l.bottom - area.y - 4)
             HomeView.petFrame(l, &c, scene)
             let btn = Rect(x: 100, y: area.y + 16, w: l.W - 106, h: 28)
             c.strokeRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, color: p.fg, thickness: 2)
             let f: TextSize = Txt.width("Start 25 min", .large) <= btn.w - 8 ? .large : .small
             Txt.drawCentred(&c, "Start 25 min", x: btn.x, w: btn.w, y: btn.y + (btn.h - f.height) / 2, p.fg, f)
-            Txt.drawWrapped(&c, "B to begin. " + minutes, x: 100, y: btn.maxY + 10, width: l.W - 104, maxLines: 3, p.fg, .small)
+            Txt.drawWrapped(&c, minutes, x: 100, y: btn.maxY + 10, width: l.W - 104, maxLines: 3, p.fg, .small)
         case .tiny:
             PetScene.draw(l.ctx, in: Rect(x: 1, y: area.y + 1, w: 32, h: 32), &c)
             c.fillRect(x: 36, y: area.y + 8, w: l.W - 38, h: 13, color: p.fg)
             Txt.drawCentred(&c, "Start 25 min", x: 36, w: l.W - 38, y: area.y + 11, p.bg, .small)
-            Txt.draw(&c, "B to begin", x: 38, y: area.y + 26, p.fg, .small, maxWidth: l.W - 40)
+            Txt.draw(&c, "\(s.commitments.focusMinutes) min so far", x: 38, y: area.y + 26, p.fg, .small, maxWidth: l.W - 40)
         }
     }
 }

@@ -49,7 +49,7 @@ enum HomeView {
             mood = s.mood(at: c.now).rawValue
             // The task shown: `ui.cursor` indexes `openTasks()` (0 = the next one; clamped).
             // Then today's unchecked habits (`NavRows.home`: the card A steps through).
-            let items = NavRows.home(s)
+            let items = c.view.homeItems ?? NavRows.home(s)
             switch items[min(max(0, c.ui.cursor), items.count - 1)] {
             case .task(let id)?:
                 let next = s.tasks[id]
@@ -232,33 +232,36 @@ enum HomeView {
     /// streak and level, the need meters, the next task.
     static func square(_ l: Look, _ m: Model, _ c: inout Canvas) {
         statusBar(l, m, &c, streak: false)
-        let frame = Rect(x: 12, y: 64, w: 216, h: 84)
+        // The bottom strip is the hint bar's (`HintBar`): everything sits above `l.bottom`.
+        let frame = Rect(x: 12, y: 62, w: 216, h: 70)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 8, y: frame.y + 6, .large) }
         bubble(l, &c, m.speech, Rect(x: 8, y: 33, w: 224, h: 26), maxLines: 1, tailDown: true)
         // Name left; streak and level right; a thin level bar under them.
+        let ny = frame.maxY + 3
         let lv = Fmt.compact(m.streak) + " Lv \(m.level)"
-        let lvX = Txt.drawRight(&c, lv, right: l.W - 10, y: 151, l.pal.fg, .large) - 13
-        Txt.draw(&c, String(Glyph.flame), x: lvX, y: 151, l.pal.flame, .large)
-        Txt.line(&c, m.name, x: 10, y: 151, width: lvX - 18, l.pal.fg, .large, ms: l.ms)
-        l.bar(&c, Rect(x: 10, y: 169, w: 220, h: 5), m.progress)
-        needs(l, m, &c, x: 10, y: 177, w: 220, .large, barHeight: 10)
-        nextCard(l, m, &c, Rect(x: 6, y: 196, w: 228, h: 42), titleLines: 1)
+        let lvX = Txt.drawRight(&c, lv, right: l.W - 10, y: ny, l.pal.fg, .large) - 13
+        Txt.draw(&c, String(Glyph.flame), x: lvX, y: ny, l.pal.flame, .large)
+        Txt.line(&c, m.name, x: 10, y: ny, width: lvX - 18, l.pal.fg, .large, ms: l.ms)
+        l.bar(&c, Rect(x: 10, y: ny + 18, w: 220, h: 5), m.progress)
+        needs(l, m, &c, x: 10, y: ny + 26, w: 220, .large, barHeight: 10)
+        let cy = ny + 45
+        nextCard(l, m, &c, Rect(x: 6, y: cy, w: 228, h: l.bottom - 2 - cy), titleLines: 1)
     }
 
     /// 320×240: status bar; the pet left with its name and mood under it; speech, level, the need
     /// meters and the next task right.
     static func wide(_ l: Look, _ m: Model, _ c: inout Canvas) {
         statusBar(l, m, &c, streak: true)
-        let frame = Rect(x: 8, y: 38, w: 144, h: 144)
+        let frame = Rect(x: 8, y: 38, w: 144, h: 132)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 6, y: frame.y + 6, .large) }
-        if Txt.width(m.name, .large) <= 152 { Txt.drawCentred(&c, m.name, x: 4, w: 152, y: 188, l.pal.fg, .large) }
-        else { Txt.line(&c, m.name, x: 4, y: 188, width: 152, l.pal.fg, .large, ms: l.ms) }
+        if Txt.width(m.name, .large) <= 152 { Txt.drawCentred(&c, m.name, x: 4, w: 152, y: 174, l.pal.fg, .large) }
+        else { Txt.line(&c, m.name, x: 4, y: 174, width: 152, l.pal.fg, .large, ms: l.ms) }
         let mood = Txt.width("feeling " + m.mood, .large) <= 152 ? "feeling " + m.mood : m.mood
-        Txt.drawCentred(&c, mood, x: 4, w: 152, y: 210, l.pal.muted, .large)
+        Txt.drawCentred(&c, mood, x: 4, w: 152, y: 195, l.pal.muted, .large)
         let rx = 166, rw = l.W - rx - 8
         let bh = bubble(l, &c, m.speech, Rect(x: rx, y: 38, w: rw, h: 44), maxLines: 2, tailDown: false, centred: false)
         let ly = 38 + max(bh, 26) + 4
@@ -267,7 +270,8 @@ enum HomeView {
         l.bar(&c, Rect(x: rx, y: ly + 18, w: rw, h: 8), m.progress)
         needs(l, m, &c, x: rx, y: ly + 30, w: rw, .large, barHeight: 10)
         let cy = ly + 50
-        nextCard(l, m, &c, Rect(x: rx - 4, y: cy, w: rw + 6, h: l.H - 4 - cy), titleLines: 3, dueLines: 2)
+        // The bottom strip is the hint bar's (`HintBar`).
+        nextCard(l, m, &c, Rect(x: rx - 4, y: cy, w: rw + 6, h: l.bottom - 2 - cy), titleLines: 3, dueLines: 2)
     }
 
     /// 128×64: clock, status icons and coins on top; the pet left (with the attention bubble);
@@ -285,17 +289,24 @@ enum HomeView {
         let lv = "Lv \(m.level)"
         Txt.draw(&c, lv, x: rx, y: 12, p.fg, .small)
         l.bar(&c, Rect(x: rx + Txt.width(lv, .small) + 3, y: 12, w: l.W - 2 - (rx + Txt.width(lv, .small) + 3), h: 7), m.progress)
-        Txt.line(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 22, width: l.W - rx - 1, p.fg, .small, ms: l.ms)
-        needs(l, m, &c, x: rx, y: 33, w: l.W - rx - 1, .small, barHeight: 7)
-        c.hline(x: 0, y: 46, w: l.W, color: p.fg)
-        Txt.line(&c, m.speech, x: 1, y: 47, width: l.W - 2, p.fg, .small, ms: l.ms)
+        // Four 9 px lines right of the pet: level, streak and name, the need meters, the pet's
+        // line (scrolling when long); the next task under the rule; the hint bar (`HintBar`) last.
+        Txt.line(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 21, width: l.W - rx - 1, p.fg, .small, ms: l.ms)
+        needs(l, m, &c, x: rx, y: 30, w: l.W - rx - 1, .small, barHeight: 7)
+        if m.paused {
+            // The pill without its margins: one inverse line between the meters and the rule.
+            let w = Txt.width("PAUSED", .small) + 4
+            c.fillRect(x: rx, y: 38, w: w, h: 9, color: p.fg)
+            Txt.draw(&c, "PAUSED", x: rx + 2, y: 39, p.bg, .small)
+        } else { Txt.line(&c, m.speech, x: rx, y: 39, width: l.W - rx - 1, p.fg, .small, ms: l.ms) }
+        c.hline(x: 0, y: 47, w: l.W, color: p.fg)
         if let t = m.nextTitle {
             var right = l.W - 1
-            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 56, p.fg, .small) - 4 }
-            Txt.draw(&c, String(Glyph.bell), x: 1, y: 56, p.fg, .small)
-            Txt.line(&c, t, x: 8, y: 56, width: right - 8, p.fg, .small, ms: l.ms)
+            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 48, p.fg, .small) - 4 }
+            Txt.draw(&c, String(Glyph.bell), x: 1, y: 48, p.fg, .small)
+            Txt.line(&c, t, x: 8, y: 48, width: right - 8, p.fg, .small, ms: l.ms)
         } else {
-            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 56, p.fg, .small, maxWidth: l.W - 2)
+            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 48, p.fg, .small, maxWidth: l.W - 2)
         }
     }
 
@@ -307,7 +318,7 @@ enum HomeView {
         let cw = Txt.draw(&c, m.clock, x: 4, y: 2, p.fg, .large, maxWidth: left - 12)
         StatusStrip.draw(l, &c, m.icons, right: left - 6, left: 4 + cw + 4, y: 6, .small, ink: p.fg, paper: p.bg)
         c.fillRect(x: 0, y: 19, w: l.W, h: 2, color: p.fg)
-        let frame = Rect(x: 2, y: 23, w: 98, h: 97)
+        let frame = Rect(x: 2, y: 23, w: 98, h: 87)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 3, y: frame.y + 3) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 3, y: frame.y + 3, .small) }
@@ -315,13 +326,17 @@ enum HomeView {
         levelRow(l, m, &c, x: rx, y: 24, w: rw, .small, name: true)
         l.bar(&c, Rect(x: rx, y: 33, w: rw, h: 6), m.progress)
         needs(l, m, &c, x: rx, y: 42, w: rw, .small, barHeight: 6)
-        bubble(l, &c, m.speech, Rect(x: rx + 4, y: 53, w: rw - 4, h: 28), maxLines: 2, tailDown: false, centred: false)
+        bubble(l, &c, m.speech, Rect(x: rx + 4, y: 53, w: rw - 4, h: 26), maxLines: 2, tailDown: false, centred: false)
+        // The bottom strip is the hint bar's (`HintBar`): the next task stops above `l.bottom`.
         if let t = m.nextTitle {
-            Txt.draw(&c, String(Glyph.bell), x: rx, y: 85, p.fg, .small)
-            let used = Txt.flow(&c, t, x: rx + 8, y: 85, width: rw - 8, maxLines: 2, p.fg, .small, ms: nil)
-            if let d = m.nextDue { Txt.draw(&c, d, x: rx + 8, y: 85 + used + 3, p.fg, .small, maxWidth: rw - 8) }
+            Txt.draw(&c, String(Glyph.bell), x: rx, y: 82, p.fg, .small)
+            let lines = m.nextDue == nil ? 3 : 2
+            let used = Txt.flow(&c, t, x: rx + 8, y: 82, width: rw - 8, maxLines: lines, p.fg, .small, ms: nil)
+            if let d = m.nextDue, 82 + used + 2 + 8 <= l.bottom {
+                Txt.draw(&c, d, x: rx + 8, y: 82 + used + 2, p.fg, .small, maxWidth: rw - 8)
+            }
         } else {
-            Txt.draw(&c, "No tasks - enjoy!", x: rx, y: 96, p.fg, .small, maxWidth: rw)
+            Txt.draw(&c, "No tasks - enjoy!", x: rx, y: 82, p.fg, .small, maxWidth: rw)
         }
     }
 }

@@ -20,8 +20,8 @@ public enum ListLayout {
         if menu { return menuFrame(profile) }
         let m = Metrics(profile)
         let W = m.W, H = m.H, content = m.content
-        // The hint bar: one line of the 12×16 face (the smallest legible on the colour panels).
-        let hints = m.big ? 18 : 0
+        // Every screen keeps the hint bar's strip at the bottom free (`HintBar`).
+        let hints = HintBar.height(profile)
         switch screen {
         case .today:
             return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.rowHeight)
@@ -33,16 +33,16 @@ public enum ListLayout {
             switch m.size {
             case .square:
                 let previewBottom = content.y + 4 + 86
-                return ListFrame(area: Rect(x: 0, y: previewBottom + 4, w: W, h: H - previewBottom - 4), rowHeight: m.rowHeight)
+                return ListFrame(area: Rect(x: 0, y: previewBottom + 4, w: W, h: H - previewBottom - 4 - hints), rowHeight: m.rowHeight)
             case .wide, .paper:
                 let pw = m.size == .wide ? 120 : 86
-                return ListFrame(area: Rect(x: pw + 8, y: content.y, w: W - pw - 8, h: content.h), rowHeight: m.rowHeight)
+                return ListFrame(area: Rect(x: pw + 8, y: content.y, w: W - pw - 8, h: content.h - hints), rowHeight: m.rowHeight)
             case .tiny:
-                return ListFrame(area: content, rowHeight: m.rowHeight)
+                return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.rowHeight)
             }
         case .commitments:
             let footerH = m.big ? 14 : 9
-            let list = Rect(x: 0, y: content.y, w: W, h: content.h - footerH)
+            let list = Rect(x: 0, y: content.y, w: W, h: content.h - footerH - hints)
             // Colour: two-line cards of 44 px above the charity jar's card (44 px).
             if m.big { return ListFrame(area: Rect(x: list.x, y: list.y, w: list.w, h: list.h - 44), rowHeight: 44) }
             return ListFrame(area: list, rowHeight: m.rowHeight)
@@ -51,7 +51,7 @@ public enum ListLayout {
                 let h = content.h - hints
                 return ListFrame(area: Rect(x: 0, y: content.y + 2, w: W, h: h - 2), rowHeight: 28)
             }
-            return ListFrame(area: content, rowHeight: m.size == .paper ? 16 : 9)
+            return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.size == .paper ? 16 : 9)
         case .urgeLog:
             switch m.size {
             case .square:
@@ -60,10 +60,10 @@ public enum ListLayout {
             case .wide:
                 return ListFrame(area: Rect(x: 0, y: content.y + 44, w: 204, h: H - content.y - 44 - hints), rowHeight: m.rowHeight)
             case .paper:
-                return ListFrame(area: Rect(x: 0, y: content.y + 11, w: 140, h: content.h - 11), rowHeight: m.rowHeight)
+                return ListFrame(area: Rect(x: 0, y: content.y + 11, w: 140, h: content.h - 11 - hints), rowHeight: m.rowHeight)
             case .tiny:
                 let top = content.y + (state.quitGauge(at: now) != nil ? 9 : 0)
-                return ListFrame(area: Rect(x: 0, y: top + 9, w: W, h: H - top - 9), rowHeight: m.rowHeight)
+                return ListFrame(area: Rect(x: 0, y: top + 9, w: W, h: H - top - 9 - hints), rowHeight: m.rowHeight)
             }
         case .pairing:
             // The paired phones, under a line saying how to pair another (while no code shows).
@@ -74,28 +74,67 @@ public enum ListLayout {
         }
     }
 
-    /// The menu panel over the home screen (NavigatorMenuView.swift draws it).
-    struct MenuGeometry {
-        let big: Bool, scale: Int, small: Bool, margin: Int, rowH: Int, headerH: Int, panel: Rect
-        init(_ p: DisplayProfile) {
-            let w = p.width, h = p.height
-            big = w >= 200 && h >= 200
-            scale = big ? 2 : 1
-            small = h < 100
-            margin = small ? 0 : (big ? 12 : 4)
-            rowH = scale * 8 + (big ? 4 : (small ? 1 : 3))
-            headerH = small ? 0 : scale * 8 + (big ? 8 : 4)
-            panel = Rect(x: margin, y: margin, w: w - 2 * margin, h: h - 2 * margin)
+    /// The icon menu over the home screen (NavigatorMenuView.swift draws it): a panel between
+    /// home's status bar (which stays visible) and the hint bar, holding a grid of icon cells —
+    /// one row when they all fit the width, else two — and the highlighted entry's name under it.
+    public struct MenuGeometry: Sendable {
+        public let panel: Rect
+        /// The cells, in `NavRows.menu` order.
+        public let cells: [Rect]
+        /// Where the highlighted entry's name is drawn.
+        public let label: Rect
+        /// The icons' scale (10×10 bitmaps: 1 on 128×64, 2 elsewhere).
+        public let scale: Int
+        public let big: Bool
+
+        /// The bottom of home's status bar on each display (the panel starts below it).
+        public static func statusBottom(_ p: DisplayProfile) -> Int {
+            switch p.sizeClass { case .square, .wide: 30; case .paper: 21; case .tiny: 10 }
         }
-        var rows: Rect {
-            let visible = max(1, (panel.h - headerH - (big ? 6 : 2)) / rowH)
-            return Rect(x: panel.x + (big ? 6 : 2), y: panel.y + headerH + (big ? 2 : 1), w: panel.w - (big ? 12 : 4), h: visible * rowH)
+
+        public init(_ p: DisplayProfile, count: Int = NavRows.menu.count) {
+            let size = p.sizeClass
+            big = size == .square || size == .wide
+            scale = size == .tiny ? 1 : 2
+            let margin = big ? 8 : 0
+            let top = MenuGeometry.statusBottom(p) + (big ? 4 : 1)
+            let bottom = p.height - HintBar.height(p) - (big ? 4 : 1)
+            let cellW = big ? 44 : (size == .paper ? 26 : 14)
+            let cellH = big ? 44 : (size == .paper ? 26 : 13)
+            let pad = big ? 8 : (size == .paper ? 4 : 1)
+            let innerW = p.width - 2 * margin - 2 * pad
+            let n = max(1, count)
+            let rows = n * cellW > innerW ? 2 : 1
+            let cols = (n + rows - 1) / rows
+            let labelH = size == .tiny ? 8 : 16
+            let gap = big ? 6 : 2
+            let content = rows * cellH + gap + labelH
+            // Colour: a panel over home with the home screen around it; 1-bit: the whole area
+            // between the status bar and the hint bar (no half-covered text peeking out).
+            let h = big ? min(bottom - top, pad + content + pad) : bottom - top
+            panel = Rect(x: margin, y: top, w: p.width - 2 * margin, h: h)
+            let y0 = big ? panel.y + pad : panel.y + max(pad, (h - content) / 2)
+            var cells: [Rect] = []
+            for k in 0..<n {
+                let r = k / cols, col = k % cols
+                let inRow = r == rows - 1 ? n - r * cols : cols
+                let x0 = panel.x + (panel.w - inRow * cellW) / 2
+                cells.append(Rect(x: x0 + col * cellW, y: y0 + r * cellH, w: cellW, h: cellH))
+            }
+            self.cells = cells
+            label = Rect(x: panel.x + pad, y: y0 + rows * cellH + gap, w: panel.w - 2 * pad, h: labelH)
         }
+
+        /// Everything the menu draws on.
+        public var covered: Rect { big ? Rect(x: panel.x - 2, y: panel.y - 2, w: panel.w + 4, h: panel.h + 4) : panel }
     }
 
+    /// The menu's list frame for the navigator: every entry is visible at once (no scrolling).
     static func menuFrame(_ p: DisplayProfile) -> ListFrame {
         let g = MenuGeometry(p)
-        return ListFrame(area: g.rows, rowHeight: g.rowH)
+        let n = max(1, NavRows.menu.count)
+        let area = Rect(x: g.panel.x, y: g.panel.y, w: g.panel.w, h: max(n, g.panel.h))
+        return ListFrame(area: area, rowHeight: max(1, area.h / n))
     }
 
     /// The size-class metrics every screen is laid out with (`Look` draws with the same).

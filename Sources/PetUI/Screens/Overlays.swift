@@ -1,7 +1,8 @@
 import PetCore
 
 /// What draws on top of any screen: the missed-reminders banner (`ui.missedBanner`), toasts
-/// (`ui.toasts` still showing at `now`: rewards, level-ups, badges, the pet's lines), and the
+/// (`ui.toasts` still showing at `now`: rewards, level-ups, badges, the pet's lines; the newest in
+/// the hint bar's strip), and the
 /// reminder overlay (`ui.reminder`: what it is about — a task's title, a habit's text, the evening
 /// check-in, a commitment window, a focus end).
 enum Overlays {
@@ -37,46 +38,31 @@ enum Overlays {
         }
     }
 
-    /// The newest toasts (two on colour displays, one on the small ones) as pills at the bottom.
+    /// Where a toast shows: the hint bar's strip (`HintBar.rect`), which it takes while it shows —
+    /// never over list rows, the cursor or the screen's content (issue 10 item 9).
+    public static func toastRect(_ p: DisplayProfile) -> Rect { HintBar.rect(p) }
+
+    /// The newest toast in the hint bar's strip: its icon and text on an accent (colour) or
+    /// inverted (1-bit) strip.
     static func toasts(_ l: Look, _ c: inout Canvas, _ toasts: [Toast]) {
+        guard let t = toasts.last else { return }
         let p = l.pal
-        let shown = toasts.suffix(l.big ? 2 : 1)
-        let f: TextSize = l.big ? .large : .small
-        let h = l.big ? 30 : (l.size == .paper ? 14 : 11)
-        let gap = 4
-        var y = l.H - (l.big ? 8 : 1) - h * shown.count - gap * (shown.count - 1)
-        for t in shown {
-            let x = l.big ? 8 : 1
-            let w = l.W - 2 * x
-            let fill = p.mono ? p.fg : (t.kind == .levelUp || t.kind == .badge ? p.accent : p.fg)
-            let ink = p.mono ? p.bg : (fill == p.accent ? p.onAccent : p.bg)
-            if p.mono {
-                c.fillRect(x: x, y: y, w: w, h: h, color: p.bg)
-                c.fillRect(x: x + 1, y: y + 1, w: w - 2, h: h - 2, color: fill)
-            } else {
-                c.fillRoundedRect(x: x - 1, y: y - 1, w: w + 2, h: h + 2, radius: h / 2 + 1, color: p.bg)
-                c.fillRoundedRect(x: x, y: y, w: w, h: h, radius: h / 2, color: fill)
-            }
-            let ty = y + (h - f.height) / 2 + (l.big ? 1 : 0)
-            let icon = String(glyph(t.kind))
-            let tinted = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
-            // A tinted icon that would not stand out 3:1 on the toast (the gold coin on the light
-            // toast of the dark theme) is drawn in the toast's ink instead.
-            let iconInk = tinted.contrastRatio(with: fill) >= 3 ? tinted : ink
-            let ix = x + (l.big ? 12 : 3)
-            Txt.draw(&c, icon, x: ix, y: ty, iconInk, f)
-            let tx = ix + f.advance + (l.big ? 6 : 2)
-            let room = x + w - tx - (l.big ? 12 : 2)
-            if l.big && Txt.width(t.text, .large) > room {
-                // Too long for the large face: two lines of the small one.
-                let lines = Txt.wrap(t.text, .small, width: room, maxLines: 2)
-                let top = y + (h - lines.count * 10 + 2) / 2
-                for (k, line) in lines.enumerated() { Txt.draw(&c, line, x: tx, y: top + k * 10, ink, .small, maxWidth: room) }
-            } else {
-                Txt.draw(&c, t.text, x: tx, y: ty, ink, f, maxWidth: room)
-            }
-            y += h + gap
-        }
+        let r = toastRect(l.ctx.profile)
+        let fill = p.mono ? p.fg : (t.kind == .levelUp || t.kind == .badge ? p.accent : p.fg)
+        let ink = p.mono ? p.bg : (fill == p.accent ? p.onAccent : p.bg)
+        c.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: fill)
+        // The hint line under it is not shown meanwhile.
+        c.textRuns.removeAll { $0.rect.intersection(r).map { !$0.isEmpty } ?? false }
+        let ty = r.maxY - 8 - (l.size == .tiny ? 0 : 1)
+        let icon = String(glyph(t.kind))
+        let tinted = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
+        // A tinted icon that would not stand out 3:1 on the toast is drawn in the toast's ink.
+        let iconInk = tinted.contrastRatio(with: fill) >= 3 ? tinted : ink
+        let textW = Txt.width(t.text, .small)
+        let total = 6 + 3 + textW
+        let x0 = max(r.x + 2, r.x + (r.w - total) / 2)
+        Txt.draw(&c, icon, x: x0, y: ty, iconInk, .small)
+        Txt.draw(&c, t.text, x: x0 + 9, y: ty, ink, .small, maxWidth: r.maxX - 2 - (x0 + 9))
     }
 
     /// Title and body of a reminder.
@@ -108,6 +94,9 @@ enum Overlays {
         }
     }
 
+    /// The reminder's keys, from the navigator's action table for this board ("B open  hold B done  C ok").
+    static func hintLine(_ l: Look, _ w: Int) -> String { l.ctx.view.hintLine { Txt.width($0, .small) <= w } }
+
     static func reminder(_ l: Look, _ c: inout Canvas, _ n: Reminder) {
         let p = l.pal
         let (title, body) = describe(n, l.state, now: l.now)
@@ -128,12 +117,12 @@ enum Overlays {
             Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 3, p.fg, .small, maxWidth: w)
             let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 13, width: w, maxLines: 2, p.fg, .small)
             Txt.draw(&c, body, x: x, y: r.y + 15 + used, p.fg, .small, maxWidth: w)
-            Txt.draw(&c, "B open  C ok", x: x, y: r.maxY - 10, p.fg, .small, maxWidth: w)
+            Txt.draw(&c, hintLine(l, w), x: x, y: r.maxY - 10, p.fg, .small, maxWidth: w)
         case .paper:
             Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 5, p.fg, .large, maxWidth: w)
             let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 26, width: w, maxLines: 2, p.fg, .large)
             Txt.draw(&c, body, x: x, y: r.y + 32 + used, p.fg, .small, maxWidth: w)
-            Txt.draw(&c, "B open   C ok", x: x, y: r.maxY - 12, p.fg, .small, maxWidth: w)
+            Txt.draw(&c, hintLine(l, w), x: x, y: r.maxY - 12, p.fg, .small, maxWidth: w)
         case .square, .wide:
             let scene = Rect(x: r.x + (r.w - 64) / 2, y: r.y + 8, w: 64, h: 44)
             PetScene.draw(l.ctx, in: scene, &c)
@@ -141,7 +130,7 @@ enum Overlays {
             let used = Txt.drawWrapped(&c, title, x: x, y: scene.maxY + 18, width: w, maxLines: 3, p.fg, .large,
                                        centred: true)
             Txt.drawWrapped(&c, body, x: x, y: scene.maxY + 24 + used, width: w, maxLines: 2, p.muted, .small, centred: true)
-            Txt.drawCentred(&c, "B open   C ok", x: x, w: w, y: r.maxY - 16, p.muted, .small)
+            Txt.drawCentred(&c, hintLine(l, w), x: x, w: w, y: r.maxY - 16, p.muted, .small)
         }
     }
 }

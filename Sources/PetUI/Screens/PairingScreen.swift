@@ -7,7 +7,7 @@ enum PairingScreen {
     static func phones(_ c: ScreenContext, _ l: Look, _ canvas: inout Canvas) {
         let s = c.state
         let area = l.content
-        let hintH = l.big ? l.hints(&canvas, c.view.hintText) : 0
+        let hintH = l.hints(&canvas, c.view.hintText)
         let intro = l.size == .tiny ? "Pair: choose Pair in the app" : "To pair: open DeskPet on the phone, choose Pair."
         Txt.drawWrapped(&canvas, intro, x: l.pad, y: area.y + (l.big ? 4 : 1), width: l.W - 2 * l.pad, maxLines: l.big ? 2 : 1,
                         l.pal.muted, .small, centred: false)
@@ -46,7 +46,7 @@ enum PairingScreen {
         var sc = scale
         while sc > 1 && Font.textWidth(code, face: .large, scale: sc) > l.W - 2 * l.pad - (l.big ? 32 : 0) { sc -= 1 }
         let h = FontFace.large.cellHeight * sc
-        let hintH = l.big ? 30 : 10
+        let hintH = (l.big ? 30 : 10) + HintBar.height(c.profile)
         let y = area.y + max(0, (area.h - h - hintH) / 2)
         if l.big && !p.mono {
             let w = Font.textWidth(code, face: .large, scale: sc) + 32

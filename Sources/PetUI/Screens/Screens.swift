@@ -22,6 +22,7 @@ public enum Screens {
         case .settings: SettingsScreen.render(c, &canvas)
         case .pairing: PairingScreen.render(c, &canvas)
         }
+        HintBar.draw(c, &canvas)
         MenuOverlay.render(c, &canvas)
         Overlays.render(c, &canvas)
     }

@@ -19,7 +19,7 @@ enum StatsScreen {
             title = (l.size == .tiny ? Fmt.months[d.month - 1] : Fmt.fullMonths[d.month - 1]) + " \(d.year)"
         }
         l.header(&canvas, l.size == .tiny ? title : "Stats", right: "\(page + 1)/3")
-        let area = l.content
+        let content = l.content
         var summary: [String] = []
         switch page {
         case 0:
@@ -32,8 +32,10 @@ enum StatsScreen {
         default:
             let weeks = s.activityHeatMap(containing: today)
             let active = weeks.flatMap { $0 }.compactMap { $0 }.filter { $0 > 0 }.count
-            summary = ["\(active) active days", "streak \(s.streak), best \(s.bestStreak)"]
+            summary = [Fmt.count(active, "active day"), "streak \(s.streak), best \(s.bestStreak)"]
         }
+        // The hint bar keeps the bottom strip.
+        let area = Rect(x: content.x, y: content.y, w: content.w, h: l.bottom - content.y)
         var chart = area
         let p = l.pal
         switch l.size {
@@ -86,23 +88,46 @@ enum StatsScreen {
         return plot
     }
 
+    /// Where the 7-day bars chart puts things, in `plot` (the area inside the axes): each bar,
+    /// its value label (nil: none — too little room, or the bar is the tallest and the axis
+    /// label says its value), the gridline at the maximum. The tallest bar reaches the gridline;
+    /// labels never cross it nor each other (tests check the rectangles).
+    struct BarLayout {
+        var bars: [Rect]
+        var labels: [Rect?]
+        var gridY: Int
+        var slot: Int
+    }
+
+    static func barLayout(_ values: [Int], plot: Rect, labels: Bool) -> BarLayout {
+        let top = max(1, values.max() ?? 0)
+        let n = max(1, values.count)
+        let slot = plot.w / n
+        let bw = max(2, slot * 2 / 3)
+        var bars: [Rect] = [], marks: [Rect?] = []
+        for (i, v) in values.enumerated() {
+            // Full height at the maximum: the top of the tallest bar is the gridline.
+            let h = v * plot.h / top
+            let x = plot.x + i * slot + (slot - bw) / 2
+            bars.append(Rect(x: x, y: plot.maxY - h, w: bw, h: h))
+            // The value above its bar when that stays below the gridline (the axis labels the maximum).
+            let label = Rect(x: plot.x + i * slot, y: plot.maxY - h - 9, w: slot, h: 8)
+            marks.append(labels && v > 0 && label.y > plot.y ? label : nil)
+        }
+        return BarLayout(bars: bars, labels: marks, gridY: plot.y, slot: slot)
+    }
+
     static func bars(_ l: Look, _ c: inout Canvas, _ values: [Int], firstDay: Int, _ r: Rect) {
         let p = l.pal
         let top = max(1, values.max() ?? 0)
         let plot = axes(l, &c, r, maxValue: top, xLabelH: 9)
-        let n = max(1, values.count)
-        let slot = plot.w / n
-        let bw = max(2, slot * 2 / 3)
+        let slot = plot.w / max(1, values.count)
+        let layout = barLayout(values, plot: plot, labels: l.size != .tiny || slot >= 12)
         for (i, v) in values.enumerated() {
-            let h = v * (plot.h - (l.big ? 12 : 8)) / top
-            let x = plot.x + i * slot + (slot - bw) / 2
+            let b = layout.bars[i]
             let isToday = i == values.count - 1
-            if h > 0 {
-                c.fillRect(x: x, y: plot.maxY - h, w: bw, h: h, color: isToday ? p.flame : p.meter)
-            }
-            if v > 0, l.size != .tiny || slot >= 12 {
-                Txt.drawCentred(&c, "\(v)", x: plot.x + i * slot, w: slot, y: plot.maxY - h - 9, p.fg, .small)
-            }
+            if b.h > 0 { c.fillRect(x: b.x, y: b.y, w: b.w, h: b.h, color: isToday ? p.flame : p.meter) }
+            if let lr = layout.labels[i] { Txt.drawCentred(&c, "\(v)", x: lr.x, w: lr.w, y: lr.y, p.fg, .small) }
             let wd = l.state.clock.date(ofDay: firstDay + i).weekday
             let name = slot >= 20 ? Fmt.weekdays[wd] : String(Fmt.weekdays[wd].prefix(1))
             Txt.drawCentred(&c, name, x: plot.x + i * slot, w: slot, y: plot.maxY + 2, isToday ? p.fg : p.muted, .small)

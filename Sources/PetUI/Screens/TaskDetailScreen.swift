@@ -81,7 +81,7 @@ enum TaskDetailScreen {
             for (k, f) in fields.dropFirst().enumerated() {
                 let col = k < 3 ? 0 : 1
                 let fy = y + (k % 3) * 10
-                guard fy + 8 <= l.H else { continue }
+                guard fy + 8 <= l.bottom else { continue }
                 let x = l.pad + col * colW
                 let lw = Txt.draw(&canvas, f.0 + ":", x: x, y: fy, p.fg, .small, maxWidth: colW)
                 Txt.draw(&canvas, f.1, x: x + lw + 3, y: fy, p.fg, .small, maxWidth: colW - lw - 6)
@@ -97,7 +97,7 @@ enum TaskDetailScreen {
                 Fmt.taskState(t.state) + " " + t.category,
                 rewardText,
             ]
-            for line in terse where y + 8 <= l.H {
+            for line in terse where y + 8 <= l.bottom {
                 Txt.line(&canvas, line, x: 1, y: y, width: l.W - 2, p.fg, .small, ms: l.ms)
                 y += 9
             }

@@ -43,7 +43,7 @@ enum UrgeLogScreen {
             let lw = 140
             Txt.line(&canvas, prompt, x: l.pad, y: area.y + 1, width: lw - l.pad, p.fg, .small, ms: nil)
             drawList()
-            infoCard(l, &canvas, Rect(x: lw + 4, y: area.y + 2, w: l.W - lw - 6, h: area.h - 4), since: since, gauge: gauge)
+            infoCard(l, &canvas, Rect(x: lw + 4, y: area.y + 2, w: l.W - lw - 6, h: l.bottom - area.y - 4), since: since, gauge: gauge)
         case .tiny:
             var top = area.y
             if let g = gauge {

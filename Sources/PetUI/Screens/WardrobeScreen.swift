@@ -20,7 +20,7 @@ enum WardrobeScreen {
             draw(l, &canvas, list, frame, empty: emptyText)
         case .wide, .paper:
             let pw = l.size == .wide ? 120 : 86
-            let preview = Rect(x: 4, y: area.y + 4, w: pw, h: min(pw + 20, area.h - 8))
+            let preview = Rect(x: 4, y: area.y + 4, w: pw, h: min(pw + 20, l.bottom - area.y - 8))
             HomeView.petFrame(l, &canvas, preview, framing: .whole)
             draw(l, &canvas, list, frame, empty: emptyText)
         case .tiny:

@@ -371,9 +371,10 @@ struct Look {
         case .started:
             let s = big ? 14 : 7
             let by = r.y + (r.h - s) / 2
+            // Started, not done: an empty box with a "play" triangle in it (a filled square
+            // in the box read as a check, issue 10 item 9).
             checkBox(&c, x: x, y: by, size: s, checked: false, ink: ink, highlighted: highlighted)
-            let d = big ? 6 : 3
-            c.fillRect(x: x + (s - d) / 2, y: by + (s - d) / 2, w: d, h: d, color: ink)
+            Look.playMark(&c, box: Rect(x: x, y: by, w: s, h: s), ink)
             x += s + (big ? 8 : 3)
         case .glyph(let g):
             Txt.draw(&c, String(g), x: x, y: ty, ink, f)
@@ -392,6 +393,19 @@ struct Look {
         // others are ellipsized.
         if highlighted { Txt.line(&c, row.label, x: x, y: ty, width: right - x, ink, f, ms: ms) }
         else { Txt.draw(&c, row.label, x: x, y: ty, ink, f, maxWidth: right - x) }
+    }
+
+    /// A right-pointing triangle inside a box of `box` (the started mark).
+    static func playMark(_ c: inout Canvas, box: Rect, _ ink: RGB565) {
+        let inset = box.w >= 12 ? 4 : 2
+        let room = box.h - 2 * inset
+        let h = room % 2 == 0 ? room - 1 : room
+        guard h > 0 else { return }
+        let half = (h - 1) / 2
+        for k in 0..<h {
+            let len = half - abs(k - half) + 1
+            c.hline(x: box.x + inset, y: box.y + inset + k, w: min(len, box.w - 2 * inset), color: ink)
+        }
     }
 
     func checkBox(_ c: inout Canvas, x: Int, y: Int, size s: Int, checked: Bool, ink: RGB565, highlighted: Bool) {
@@ -441,22 +455,14 @@ struct Look {
         }
     }
 
-    /// The button hints at the bottom of colour screens (`ScreenContext.view.hintText`, the
-    /// navigator's action table named with this board's keys: "A up   B select   C back"), in the
-    /// display's smallest legible face, the gaps narrowed when the line is too long and scrolling
-    /// when even that is too long; returns their height.
+    /// The height of the hint bar at the bottom (`HintBar`, drawn by `Screens.render` over every
+    /// screen but boot): what a screen leaves free at its bottom. `_` is not drawn here (kept so
+    /// screens still say which text the bar shows).
     @discardableResult
-    func hints(_ c: inout Canvas, _ s: String) -> Int {
-        guard big else { return 0 }
-        let f = small
-        var text = s
-        for gap in ["  ", " "] where Txt.width(text, f) > W {
-            text = s.replacing("   ", with: gap)
-        }
-        // Still too long (four buttons, a joystick on 240 px): it scrolls, so every hint can be read.
-        Txt.lineCentred(&c, text, x: 0, w: W, y: H - f.height - 1, pal.muted, f, ms: ms)
-        return f.height + 2
-    }
+    func hints(_ c: inout Canvas, _ s: String) -> Int { HintBar.height(ctx.profile) }
+
+    /// The bottom of the area a screen may draw in (the hint bar's top).
+    var bottom: Int { H - HintBar.height(ctx.profile) }
 
     /// A message centred in `area` (empty lists).
     func empty(_ c: inout Canvas, _ s: String, area: Rect) {

@@ -18,6 +18,12 @@ public enum Fmt {
         return two(v / 60) + ":" + two(v % 60)
     }
 
+    /// A count with its noun in the right number: "1 active day", "3 active days", "0 coins"
+    /// (`plural`: when adding "s" is wrong).
+    public static func count(_ n: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(n) " + (n == 1 ? singular : plural ?? singular + "s")
+    }
+
     /// Compact count: 999, 12.3k → "12k", 1.5M → "1M".
     public static func compact(_ n: Int) -> String {
         let v = max(0, n)

@@ -1,0 +1,104 @@
+import PetCore
+
+/// A short wipe between two screens on colour panels (issue 10 item 10): the new screen is
+/// revealed over the old one from one edge, with an accent line at the front, in
+/// `durationMs` (160 ms) at one frame every `frameMs` (32 ms: 5 frames, the first at once).
+///
+/// A wipe, not a slide: each frame changes only the band the front crossed since the last one,
+/// so the panel receives the bytes of one whole frame over the whole transition (plus the front
+/// line), the same as a cut — within the SPI frame budget of every colour board. None on e-paper
+/// (its partial-refresh policy is unchanged) and none on the 1-bit OLED (a wipe at 128×64 reads
+/// as flicker). The device loop starts it when the screen changes (`DeviceLoop.present`),
+/// schedules its frames with its deadline (`nextFrameMs`) and drops it when done, so an idle
+/// loop goes back to no wake-ups.
+public struct ScreenTransition: Sendable {
+    public enum Direction: String, Sendable {
+        /// A screen opened on top (the new one comes in from the right).
+        case forward
+        /// Back (from the left).
+        case back
+        /// The menu opens (from the top) or closes (from the bottom).
+        case down, up
+    }
+
+    public static let durationMs: Int64 = 160
+    public static let frameMs: Int64 = 32
+
+    /// The frame shown before the change.
+    public let from: Canvas
+    public let startMs: Int64
+    public let direction: Direction
+    /// The front line's colour.
+    public let edge: RGB565
+
+    public init(from: Canvas, startMs: Int64, direction: Direction, edge: RGB565) {
+        self.from = from; self.startMs = startMs; self.direction = direction; self.edge = edge
+    }
+
+    /// What a view change `a` → `b` gets on `profile` (nil: a cut). Only colour panels animate.
+    public static func direction(from a: UIState, to b: UIState, profile: DisplayProfile) -> Direction? {
+        guard profile.kind == .colour else { return nil }
+        if a.screen == b.screen {
+            if a.menu == nil && b.menu != nil { return .down }
+            if a.menu != nil && b.menu == nil { return .up }
+            return nil
+        }
+        if a.screen == .boot { return .back }
+        return b.backStack.count > a.backStack.count ? .forward : .back
+    }
+
+    /// How far along it is at `ms` (0...1, eased out). The frame at the start already shows the
+    /// first step, so a press gets a visible answer in its first frame.
+    public func progress(at ms: Int64) -> Double {
+        let e = Double(max(0, ms - startMs) + Self.frameMs) / Double(Self.durationMs)
+        let t = min(1, max(0, e))
+        let inv = 1 - t
+        return 1 - inv * inv * inv
+    }
+
+    public func isDone(at ms: Int64) -> Bool { ms - startMs + Self.frameMs >= Self.durationMs }
+
+    /// When the next frame of it is due after `ms` (nil: it is done).
+    public func nextFrameMs(after ms: Int64) -> Int64? {
+        if isDone(at: ms) { return nil }
+        let k = (max(0, ms - startMs) / Self.frameMs) + 1
+        return startMs + k * Self.frameMs
+    }
+
+    /// The wipe's front at `ms`: how many columns (forward, back) or rows (down, up) of the new
+    /// screen show.
+    public func revealed(at ms: Int64, width: Int, height: Int) -> Int {
+        let span = direction == .forward || direction == .back ? width : height
+        return min(span, Int((Double(span) * progress(at: ms)).rounded()))
+    }
+
+    /// Puts the part of the old frame that is not yet revealed over `new` (the new screen, fully
+    /// drawn), and the front line. `new`'s text record stays the new screen's.
+    public func compose(_ new: inout Canvas, at ms: Int64) {
+        guard !isDone(at: ms), from.width == new.width, from.height == new.height else { return }
+        let w = new.width, h = new.height
+        let n = revealed(at: ms, width: w, height: h)
+        var edgeLine: Rect?
+        switch direction {
+        case .forward:
+            // Revealed: the right n columns.
+            let keep = w - n
+            for y in 0..<h { for x in 0..<keep { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            edgeLine = Rect(x: max(0, keep - 1), y: 0, w: 2, h: h)
+        case .back:
+            for y in 0..<h { for x in n..<w { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            edgeLine = Rect(x: max(0, n - 1), y: 0, w: 2, h: h)
+        case .down:
+            for y in n..<h { for x in 0..<w { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            edgeLine = Rect(x: 0, y: max(0, n - 1), w: w, h: 2)
+        case .up:
+            let keep = h - n
+            for y in 0..<keep { for x in 0..<w { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            edgeLine = Rect(x: 0, y: max(0, keep - 1), w: w, h: 2)
+        }
+        if let e = edgeLine, n > 0, n < (direction == .forward || direction == .back ? w : h) {
+            new.fillRect(x: e.x, y: e.y, w: e.w, h: e.h, color: edge)
+        }
+        new.dirty = new.bounds
+    }
+}
