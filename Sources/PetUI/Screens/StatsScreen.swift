@@ -40,16 +40,19 @@ enum StatsScreen {
         let p = l.pal
         switch l.size {
         case .square:
-            Txt.draw(&canvas, title, x: l.pad, y: area.y + 4, p.fg, .small, maxWidth: l.W - 2 * l.pad)
-            chart = Rect(x: 4, y: area.y + 16, w: l.W - 8, h: area.h - 16 - 38)
+            // Every label is at least the display's smallest legible face (12×16 here).
+            let fh = l.small.height
+            Txt.draw(&canvas, title, x: l.pad, y: area.y + 2, p.fg, .small, maxWidth: l.W - 2 * l.pad)
+            chart = Rect(x: 4, y: area.y + fh + 4, w: l.W - 8, h: area.h - (fh + 4) - 2 * (fh + 2) - 4)
             for (k, line) in summary.prefix(2).enumerated() {
-                Txt.draw(&canvas, line, x: l.pad, y: chart.maxY + 6 + k * 18, k == 0 ? p.fg : p.muted, k == 0 ? .large : .small,
+                Txt.draw(&canvas, line, x: l.pad, y: chart.maxY + 4 + k * (fh + 2), k == 0 ? p.fg : p.muted, .large,
                          maxWidth: l.W - 2 * l.pad)
             }
         case .wide:
-            Txt.draw(&canvas, title, x: l.pad, y: area.y + 4, p.fg, .small, maxWidth: 220)
-            chart = Rect(x: 4, y: area.y + 16, w: 224, h: area.h - 20)
-            summaryColumn(l, &canvas, summary, x: 234, y: area.y + 20, w: l.W - 238)
+            let fh = l.small.height
+            Txt.draw(&canvas, title, x: l.pad, y: area.y + 2, p.fg, .small, maxWidth: l.W - 2 * l.pad)
+            chart = Rect(x: 4, y: area.y + fh + 4, w: 184, h: area.h - fh - 8)
+            summaryColumn(l, &canvas, summary, x: 194, y: area.y + fh + 6, w: l.W - 198)
         case .paper:
             Txt.draw(&canvas, title, x: l.pad, y: area.y + 1, p.fg, .small, maxWidth: 170)
             chart = Rect(x: 2, y: area.y + 11, w: 172, h: area.h - 12)
@@ -76,10 +79,11 @@ enum StatsScreen {
     static func axes(_ l: Look, _ c: inout Canvas, _ r: Rect, maxValue: Int, xLabelH: Int) -> Rect {
         let p = l.pal
         let label = "\(maxValue)"
-        let lw = Txt.width(label, .small) + 3
+        let f = l.small
+        let lw = Txt.width(label, f) + 3
         let plot = Rect(x: r.x + lw + 1, y: r.y + 4, w: r.w - lw - 2, h: r.h - xLabelH - 5)
-        Txt.drawRight(&c, label, right: r.x + lw - 2, y: plot.y - 3, p.muted, .small)
-        Txt.drawRight(&c, "0", right: r.x + lw - 2, y: plot.maxY - 7, p.muted, .small)
+        Txt.drawRight(&c, label, right: r.x + lw - 2, y: max(r.y, plot.y - 3), p.muted, f)
+        Txt.drawRight(&c, "0", right: r.x + lw - 2, y: plot.maxY - f.height + 1, p.muted, f)
         c.vline(x: plot.x - 1, y: plot.y, h: plot.h + 1, color: p.mono ? p.fg : p.muted)
         c.hline(x: plot.x - 1, y: plot.maxY, w: plot.w + 1, color: p.mono ? p.fg : p.muted)
         // A dotted guide at the max.
@@ -99,7 +103,7 @@ enum StatsScreen {
         var slot: Int
     }
 
-    static func barLayout(_ values: [Int], plot: Rect, labels: Bool) -> BarLayout {
+    static func barLayout(_ values: [Int], plot: Rect, labels: Bool, labelH: Int = 8) -> BarLayout {
         let top = max(1, values.max() ?? 0)
         let n = max(1, values.count)
         let slot = plot.w / n
@@ -111,7 +115,7 @@ enum StatsScreen {
             let x = plot.x + i * slot + (slot - bw) / 2
             bars.append(Rect(x: x, y: plot.maxY - h, w: bw, h: h))
             // The value above its bar when that stays below the gridline (the axis labels the maximum).
-            let label = Rect(x: plot.x + i * slot, y: plot.maxY - h - 9, w: slot, h: 8)
+            let label = Rect(x: plot.x + i * slot, y: plot.maxY - h - labelH - 1, w: slot, h: labelH)
             marks.append(labels && v > 0 && label.y > plot.y ? label : nil)
         }
         return BarLayout(bars: bars, labels: marks, gridY: plot.y, slot: slot)
@@ -120,24 +124,25 @@ enum StatsScreen {
     static func bars(_ l: Look, _ c: inout Canvas, _ values: [Int], firstDay: Int, _ r: Rect) {
         let p = l.pal
         let top = max(1, values.max() ?? 0)
-        let plot = axes(l, &c, r, maxValue: top, xLabelH: 9)
+        let f = l.small
+        let plot = axes(l, &c, r, maxValue: top, xLabelH: f.height + 1)
         let slot = plot.w / max(1, values.count)
-        let layout = barLayout(values, plot: plot, labels: l.size != .tiny || slot >= 12)
+        let layout = barLayout(values, plot: plot, labels: l.size != .tiny || slot >= 12, labelH: f.height)
         for (i, v) in values.enumerated() {
             let b = layout.bars[i]
             let isToday = i == values.count - 1
             if b.h > 0 { c.fillRect(x: b.x, y: b.y, w: b.w, h: b.h, color: isToday ? p.flame : p.meter) }
-            if let lr = layout.labels[i] { Txt.drawCentred(&c, "\(v)", x: lr.x, w: lr.w, y: lr.y, p.fg, .small) }
+            if let lr = layout.labels[i] { Txt.drawCentred(&c, "\(v)", x: lr.x, w: lr.w, y: lr.y, p.fg, f) }
             let wd = l.state.clock.date(ofDay: firstDay + i).weekday
-            let name = slot >= 20 ? Fmt.weekdays[wd] : String(Fmt.weekdays[wd].prefix(1))
-            Txt.drawCentred(&c, name, x: plot.x + i * slot, w: slot, y: plot.maxY + 2, isToday ? p.fg : p.muted, .small)
+            let name = Txt.width(Fmt.weekdays[wd], f) <= slot ? Fmt.weekdays[wd] : String(Fmt.weekdays[wd].prefix(1))
+            Txt.drawCentred(&c, name, x: plot.x + i * slot, w: slot, y: plot.maxY + 2, isToday ? p.fg : p.muted, f)
         }
     }
 
     static func line(_ l: Look, _ c: inout Canvas, _ values: [Int], firstDay: Int, _ r: Rect) {
         let p = l.pal
         let top = max(1, values.max() ?? 0)
-        let plot = axes(l, &c, r, maxValue: top, xLabelH: 9)
+        let plot = axes(l, &c, r, maxValue: top, xLabelH: l.small.height + 1)
         let n = values.count
         guard n > 1 else { return }
         func pt(_ i: Int) -> (Int, Int) {
@@ -161,20 +166,20 @@ enum StatsScreen {
         let (lx, ly) = pt(n - 1)
         c.fillCircle(cx: lx, cy: ly, radius: l.big ? 3 : 2, color: p.mono ? p.fg : p.flame)
         let d0 = l.state.clock.date(ofDay: firstDay)
-        Txt.draw(&c, "\(d0.day) " + Fmt.months[d0.month - 1], x: plot.x, y: plot.maxY + 2, p.muted, .small)
-        Txt.drawRight(&c, "today", right: plot.maxX, y: plot.maxY + 2, p.muted, .small)
+        Txt.draw(&c, "\(d0.day) " + Fmt.months[d0.month - 1], x: plot.x, y: plot.maxY + 2, p.muted, l.small)
+        Txt.drawRight(&c, "today", right: plot.maxX, y: plot.maxY + 2, p.muted, l.small)
     }
 
     static func heat(_ l: Look, _ c: inout Canvas, _ weeks: [[Int?]], today: Int, _ r: Rect) {
         let p = l.pal
-        let labelH = 9
+        let labelH = l.small.height + 1
         let rows = max(1, weeks.count)
         let cell = max(4, min((r.w - 2) / 7, (r.h - labelH - 1) / rows))
         let gridW = cell * 7
         let x0 = r.x + (r.w - gridW) / 2
         let y0 = r.y + labelH
         for (i, d) in ["M", "T", "W", "T", "F", "S", "S"].enumerated() {
-            Txt.drawCentred(&c, d, x: x0 + i * cell, w: cell, y: r.y, p.muted, .small)
+            Txt.drawCentred(&c, d, x: x0 + i * cell, w: cell, y: r.y, p.muted, l.small)
         }
         let peak = max(1, weeks.flatMap { $0 }.compactMap { $0 }.max() ?? 0)
         let (first, _) = l.state.monthRange(containing: today)
@@ -215,8 +220,10 @@ enum StatsScreen {
                 if first + dayIndex - 1 == today {
                     c.strokeRect(x: cx, y: cy, w: cell, h: cell, color: p.mono ? p.fg : p.flame, thickness: l.big ? 2 : 1)
                 }
-                if cell >= 14 && !p.mono || cell >= 14 && level == 0 {
-                    Txt.drawCentred(&c, "\(dayIndex)", x: cx, w: cell, y: cy + (cell - 8) / 2, numberInk, .small)
+                // The day number only where it fits whole in the display's smallest legible face.
+                if (cell >= 14 && !p.mono || cell >= 14 && level == 0),
+                   Txt.width("\(dayIndex)", l.small) <= cell - 2, l.small.height <= cell - 2 {
+                    Txt.drawCentred(&c, "\(dayIndex)", x: cx, w: cell, y: cy + (cell - l.small.height) / 2, numberInk, l.small)
                 }
             }
         }
