@@ -95,6 +95,18 @@ final class JournalRecoveryTests: XCTestCase {
         try assertRecovery(path, seq: seq, mentions: "day")
     }
 
+    /// The fuzzer's find (Fuzz/known-crashes/journal): a session ending centuries after it began
+    /// is refused, not folded day by day for hours.
+    func testAScreenSessionLastingCenturiesIsRefusedInsteadOfWalkingDayByDay() throws {
+        for end in ["35448847982", "1772400000"] {   // year 3093; before its start
+            let (path, seqs) = try journal()
+            let seq = try XCTUnwrap(seqs["task.completed"])
+            try sqlite(path, #"UPDATE events SET type = 'screen.session', coins_delta = 0, xp_delta = 0, reason = NULL, "# +
+                       #"payload = '{"app":"youtube","end":\#(end),"start":1772490600,"type":"screen.session"}' WHERE seq = \#(seq);"#)
+            try assertRecovery(path, seq: seq, mentions: "screen.session")
+        }
+    }
+
     func testAnUntouchedJournalOpensNormally() throws {
         let (path, _) = try journal()
         let store = try EventStore(path: path)

@@ -362,7 +362,12 @@ extension Engine {
         case let .session(app, start, end):
             state.screen.knownApps.insert(app)
             var cursor = start
-            while cursor < end {
+            // A session lasts at most a day (`maxSessionSeconds`: the command refuses longer ones),
+            // so it touches at most three days; the bound keeps a hostile stored row from walking
+            // centuries day by day.
+            var pieces = 0
+            while cursor < end, pieces < 3 {
+                pieces += 1
                 let d = state.clock.day(of: cursor)
                 let pieceEnd = min(end, state.clock.start(ofDay: d + 1))
                 guard pieceEnd > cursor else { break }
