@@ -203,6 +203,25 @@ enum HomeView {
     // MARK: Layouts
 
     /// Fullness and energy side by side in [x, x+w).
+    /// A need meter standing upright (240×240 home, inside the pet frame's sides): the icon at the
+    /// bottom in the 12×16 face, a 6 px bar above it filling upwards, on the frame's backdrop.
+    static func verticalMeter(_ l: Look, _ c: inout Canvas, _ glyph: Character, _ value: Int, x: Int, top: Int, bottom: Int) {
+        let f = Txt.legible(.large, on: c)
+        Txt.draw(&c, String(glyph), x: x, y: bottom - f.height, l.pal.fg, f)
+        let bw = 6, bx = x + (f.advance - bw) / 2
+        let r = Rect(x: bx, y: top, w: bw, h: max(bw, bottom - f.height - 3 - top))
+        let frac = Double(min(100, max(0, value))) / 100
+        if l.pal.mono {
+            c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: l.pal.fg)
+            let h = Int((Double(r.h - 4) * frac).rounded())
+            if h > 0 { c.fillRect(x: r.x + 2, y: r.maxY - 2 - h, w: r.w - 4, h: h, color: l.pal.fg) }
+            return
+        }
+        c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: bw / 2, color: l.pal.track)
+        let h = Int((Double(r.h) * frac).rounded())
+        if h > 0 { c.fillRoundedRect(x: r.x, y: r.maxY - max(h, bw), w: r.w, h: max(h, bw), radius: bw / 2, color: l.pal.meter) }
+    }
+
     static func needs(_ l: Look, _ m: Model, _ c: inout Canvas, x: Int, y: Int, w: Int, _ f: TextSize, barHeight: Int) {
         let gap = f == .large || l.big ? 10 : 5
         let half = (w - gap) / 2
@@ -232,22 +251,26 @@ enum HomeView {
     /// streak and level, the need meters, the next task.
     static func square(_ l: Look, _ m: Model, _ c: inout Canvas) {
         statusBar(l, m, &c, streak: false)
-        // The bottom strip is the hint bar's (`HintBar`): everything sits above `l.bottom`.
-        let frame = Rect(x: 12, y: 62, w: 216, h: 70)
+        // The bottom strip is the hint bar's (`HintBar`): everything sits above `l.bottom`. The
+        // frame is tall enough for the pet at twice its art size (80 px inside its 6 px inset).
+        let frame = Rect(x: 12, y: 60, w: 216, h: 92)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 8, y: frame.y + 6, .large) }
         bubble(l, &c, m.speech, Rect(x: 8, y: 33, w: 224, h: 26), maxLines: 1, tailDown: true)
+        // The need meters stand inside the frame's sides, clear of the pet's stage (centred).
+        let mTop = frame.y + 34, mBottom = frame.maxY - 7
+        verticalMeter(l, &c, Glyph.food, m.fullness, x: frame.x + 8, top: mTop, bottom: mBottom)
+        verticalMeter(l, &c, Glyph.energy, m.energy, x: frame.maxX - 8 - 12, top: mTop, bottom: mBottom)
         // Name left; streak and level right; a thin level bar under them.
-        let ny = frame.maxY + 3
+        let ny = frame.maxY + 2
         let lv = Fmt.compact(m.streak) + " Lv \(m.level)"
         let lvX = Txt.drawRight(&c, lv, right: l.W - 10, y: ny, l.pal.fg, .large) - 13
         Txt.draw(&c, String(Glyph.flame), x: lvX, y: ny, l.pal.flame, .large)
         Txt.line(&c, m.name, x: 10, y: ny, width: lvX - 18, l.pal.fg, .large, ms: l.ms)
         l.bar(&c, Rect(x: 10, y: ny + 18, w: 220, h: 5), m.progress)
-        needs(l, m, &c, x: 10, y: ny + 26, w: 220, .large, barHeight: 10)
-        let cy = ny + 45
-        nextCard(l, m, &c, Rect(x: 6, y: cy, w: 228, h: l.bottom - 2 - cy), titleLines: 1)
+        let cy = ny + 26
+        nextCard(l, m, &c, Rect(x: 6, y: cy, w: 228, h: l.bottom - 1 - cy), titleLines: 1)
     }
 
     /// 320×240: status bar; the pet left with its name and mood under it; speech, level, the need
