@@ -25,15 +25,7 @@ func benchCtlSync(queued: Int) throws {
                                link: link, linkService: LinkService())
     // Pair as the phone would (the bench's own client takes turns with the device).
     let client = try BenchClient(port: link.port)
-    try client.send(#"{"type":"hello","version":1}"#, device: device)
-    _ = try client.await("welcome", device: device)
-    try client.send(#"{"type":"pair.begin"}"#, device: device)
-    guard case .string(let ch) = try client.await("pair.challenge", device: device)["challenge"], let challenge = Hex.decode(ch),
-          let code = device.ui.pairingCode else { throw BenchError(message: "no pairing challenge") }
-    let nonce = [UInt8](repeating: 2, count: 16)
-    let mac = Hex.encode(PairFinish.proof(code: code, challenge: challenge, nonce: nonce))
-    try client.send(#"{"type":"pair.finish","nonce":"\#(Hex.encode(nonce))","mac":"\#(mac)","name":"ctl-bench"}"#, device: device)
-    guard case .string(let token) = try client.await("paired", device: device)["token"] else { throw BenchError(message: "no token") }
+    let token = try client.pair(device: device, name: "ctl-bench", nonceByte: 2)
     close(client.fd)
     try device.serveLink(waitingUpToMs: 0)
 

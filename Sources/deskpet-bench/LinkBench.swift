@@ -64,6 +64,21 @@ final class BenchClient {
         }
         throw BenchError(message: "no \(type) from the device")
     }
+
+    /// Says hello and pairs as a phone would, answering the challenge with the code the device
+    /// shows; returns the token.
+    func pair(device: SimDevice, name: String, nonceByte: UInt8) throws -> String {
+        try send(#"{"type":"hello","version":1}"#, device: device)
+        _ = try self.await("welcome", device: device)
+        try send(#"{"type":"pair.begin"}"#, device: device)
+        guard case .string(let ch) = try self.await("pair.challenge", device: device)["challenge"], let challenge = Hex.decode(ch),
+              let code = device.ui.pairingCode else { throw BenchError(message: "no pairing challenge") }
+        let nonce = [UInt8](repeating: nonceByte, count: 16)
+        let mac = Hex.encode(PairFinish.proof(code: code, challenge: challenge, nonce: nonce))
+        try send(#"{"type":"pair.finish","nonce":"\#(Hex.encode(nonce))","mac":"\#(mac)","name":"\#(name)"}"#, device: device)
+        guard case .string(let token) = try self.await("paired", device: device)["token"] else { throw BenchError(message: "no token") }
+        return token
+    }
 }
 
 struct BenchError: Error, CustomStringConvertible { var message: String; var description: String { message } }
@@ -75,15 +90,7 @@ func benchLink(n: Int, queued: Int) throws {
     let device = try SimDevice(dbPath: dir + "/link.db", start: start2026, zone: "Europe/Berlin", boot: false,
                                link: link, linkService: service)
     let client = try BenchClient(port: link.port)
-    try client.send(#"{"type":"hello","version":1}"#, device: device)
-    _ = try client.await("welcome", device: device)
-    try client.send(#"{"type":"pair.begin"}"#, device: device)
-    guard case .string(let ch) = try client.await("pair.challenge", device: device)["challenge"], let challenge = Hex.decode(ch),
-          let code = device.ui.pairingCode else { throw BenchError(message: "no pairing challenge") }
-    let nonce = [UInt8](repeating: 1, count: 16)
-    let mac = Hex.encode(PairFinish.proof(code: code, challenge: challenge, nonce: nonce))
-    try client.send(#"{"type":"pair.finish","nonce":"\#(Hex.encode(nonce))","mac":"\#(mac)","name":"bench"}"#, device: device)
-    _ = try client.await("paired", device: device)
+    _ = try client.pair(device: device, name: "bench", nonceByte: 1)
 
     var samples: [Double] = []
     samples.reserveCapacity(n)
