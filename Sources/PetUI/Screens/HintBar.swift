@@ -18,7 +18,7 @@ public enum HintBar {
     }
 
     /// The face the strip is drawn in.
-    static func face(_ p: DisplayProfile) -> TextSize { p.minimumFace == .large ? .large : .small }
+    static func face(_ p: DisplayProfile) -> TextSize { p.smallestText }
 
     /// Where the strip is.
     public static func rect(_ p: DisplayProfile) -> Rect {
@@ -69,8 +69,7 @@ public enum HintBar {
         if w <= r.w {
             canvas.drawText(text, x: r.x + max(0, (r.w - w) / 2), y: y, color: ink, face: f.face, maxWidth: r.w)
         } else {
-            let ms: Int64? = c.profile.animates ? c.nowMs &- c.ui.lastInput.seconds &* 1000 : nil
-            Txt.line(&canvas, text, x: r.x + 2, y: y, width: r.w - 4, ink, f, ms: ms)
+            Txt.line(&canvas, text, x: r.x + 2, y: y, width: r.w - 4, ink, f, ms: c.marqueeMs)
         }
     }
 }

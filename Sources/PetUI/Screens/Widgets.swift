@@ -257,11 +257,11 @@ struct Look {
 
     /// The smallest face that is legible here (`DisplayProfile.minimumFace`): 6×8 on the 1-bit
     /// panels, 12×16 on the colour ones.
-    var small: TextSize { ctx.profile.minimumFace == .large ? .large : .small }
+    var small: TextSize { ctx.profile.smallestText }
     /// The clock marquees and blinks run on: milliseconds since the last input, so a row the
     /// cursor just reached starts scrolling from its beginning (a pure function of the clock:
     /// every frame at the same instant agrees); nil on e-paper, where nothing moves.
-    var ms: Int64? { ctx.profile.animates ? ctx.nowMs &- ctx.ui.lastInput.seconds &* 1000 : nil }
+    var ms: Int64? { ctx.marqueeMs }
 
     /// TextSize of titles and list rows.
     var titleFace: TextSize { size == .tiny ? .small : .large }
@@ -474,3 +474,14 @@ struct Look {
     }
 }
 
+
+extension ScreenContext {
+    /// The clock scrolling text (marquees) runs on: milliseconds since the last input, so a line
+    /// starts from its beginning when it comes into focus; nil where nothing moves (e-paper).
+    var marqueeMs: Int64? { profile.animates ? nowMs &- ui.lastInput.seconds &* 1000 : nil }
+}
+
+extension DisplayProfile {
+    /// `minimumFace` as the screens' text size: the smallest text legible on this panel.
+    var smallestText: TextSize { minimumFace == .large ? .large : .small }
+}
