@@ -11,26 +11,11 @@ set -u
 BIN=${1:?usage: guest-ble-ctl.sh DESKPET_BIN_DIR}
 R=${KLOOP_RESULTS:?run me with run-in-vm.sh}
 T0=$(date +%s.%N)
-say() { echo "[$(awk "BEGIN {printf \"%6.2f\", $(date +%s.%N) - $T0}") s] $*"; }
-fail() { say "FAIL: $*"; exit 1; }
-until_ok() { local end=$(( $(date +%s) + $1 )); shift; until "$@" 2>/dev/null; do [ "$(date +%s)" -lt $end ] || return 1; sleep 0.1; done; }
-mgmt() { timeout 30 script -qec "btmgmt $*" /dev/null </dev/null | sed -e 's/\x1b\[[0-9;]*m//g' -e 's/\r$//'; }
+. "$PWD/tools/kernel-loop/guest-ble-lib.sh"   # say, fail, until_ok, mgmt, ble_controllers_up (run-in-vm.sh starts us in the repository)
 for t in btvirt btmgmt btmon script; do command -v $t >/dev/null || fail "$t missing (apt-get install bluez bluez-test-tools)"; done
 for b in deskpet-hwtest deskpetctl; do [ -x "$BIN/$b" ] || fail "no $BIN/$b"; done
 
-modprobe hci_vhci || fail "modprobe hci_vhci"
-both() { local i; i=$(mgmt info); echo "$i" | grep -q '^hci0:' && echo "$i" | grep -q '^hci1:'; }
-BV=
-for try in 1 2 3; do
-  btvirt -L -l2 >> "$R/btvirt.log" 2>&1 & BV=$!
-  until_ok 20 [ -e /sys/class/bluetooth/hci1 ] && until_ok 15 both && break
-  say "controllers not ready (try $try)"; kill $BV; wait $BV 2>/dev/null; BV=
-  until_ok 10 sh -c '! ls /sys/class/bluetooth/hci* >/dev/null 2>&1'
-done
-[ -n "$BV" ] || fail "no virtual controllers after 3 tries"
-mgmt info > "$R/controllers.txt"
-A0=$(awk '/^hci0:/ {h=1} h && /addr/ {print $2; exit}' "$R/controllers.txt")
-say "controllers ready, hci0 $A0"
+ble_controllers_up
 btmon -w "$R/hci.btsnoop" >/dev/null 2>&1 & MON=$!
 "$BIN/deskpet-hwtest" guest-ble-service --index 0 --seconds 120 --keys "$R/ble-keys" > "$R/service.log" 2>&1 & P=$!
 trap 'kill $P $BV 2>/dev/null; sleep 0.3; kill $MON 2>/dev/null' EXIT
