@@ -79,7 +79,8 @@ public final class SimDevice {
         let app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
         clock = VirtualClock(wallMs: TimeRange.milliseconds(max(start, app.state.now)))
         panel = HeadlessPanel(profile: profile)
-        let hardware = Hardware(clock: clock, inputs: [input], panel: panel, sounder: sounder, indicator: indicator, link: link)
+        let hardware = Hardware(clock: clock, inputs: [input], panel: panel, sounder: sounder, indicator: indicator, link: link,
+                                settableClock: clock)
         loop = DeviceLoop(app: app, hardware: hardware, profile: profile, layout: layout, debounceMs: debounceMs,
                           boot: boot, presentsEagerly: false, frameIntervalMs: frameIntervalMs)
         loop.link = linkService

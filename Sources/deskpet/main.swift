@@ -180,6 +180,8 @@ guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText(
 let clock = SystemClock()
 var hardware: Hardware
 do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
+// The phone may set the system clock (time.set; refused without CAP_SYS_TIME).
+hardware.settableClock = clock
 // Only now that the board's devices opened: a refused start leaves nothing behind.
 do { try makePrivateDirectory(dataDir) } catch { fail("data folder: \(error)") }
 

@@ -252,12 +252,14 @@ public final class DeviceLoop {
         navigator.tick(state: app.state, now: now)
     }
 
-    private func report(_ events: [Event], byOwner: Bool, declined: Bool = false) {
+    /// Tells the navigator, `onEvents`, the link (unless `toLink` is false: the link service
+    /// committed them and pushes them itself) and the buzzer and LED about stored events.
+    func report(_ events: [Event], byOwner: Bool, declined: Bool = false, toLink: Bool = true) {
         if !events.isEmpty {
             navigator.note(events: events, state: app.state, now: now)
             onEvents?(events, app.state)
             needsFrame = true
-            pushToLink(events)
+            if toLink { pushToLink(events) }
         }
         guard !events.isEmpty || declined else { return }
         let at = events.last?.at ?? now
