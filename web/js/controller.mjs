@@ -233,7 +233,7 @@ export class Controller {
         this.refreshAgain = false;
         const r = await this.linkCommand('export');
         const doc = JSON.parse(r.document);
-        this.snapshot = doc;
+        this.snapshot = doc; this.snapAt = this.now();
         if (this.device) await this.store.set(`snap:${this.device.key}`, doc);
         this.emit('snapshot', doc);
       } while (this.refreshAgain);
