@@ -382,3 +382,42 @@ final class LinkServiceEffectsTests: XCTestCase {
         XCTAssertEqual(try json(LinkFrame(client: 0, bytes: odd))["kind"] as? String, "odd\"kind")
     }
 }
+
+/// The loop's side: `DeviceLoop` applies the service's effects, and those decided before a commit
+/// reach the wire before the journal transaction, the run's events and replies after it.
+final class DeviceLoopLinkEffectsTests: XCTestCase {
+    func testTheLoopSendsWhatCameBeforeACommitFirstAndTheRepliesAfterIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("deskpet-effects-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("pet.db").path
+        let h = try Harness(dbPath: path)
+        try h.pair(1)
+        _ = try h.messages(1)
+        let observer = try EventStore(path: path)
+        defer { observer.close() }
+        // What was stored of the command when each frame left, by message type.
+        var seen: [(type: String, stored: Bool)] = []
+        h.link.onSend = { f in
+            var d = FrameDecoder(maxBody: 1 << 24)
+            for b in (try? d.feed(f.bytes)) ?? [] {
+                let o = (try? JSONSerialization.jsonObject(with: Data(b))) as? [String: Any]
+                seen.append((o?["type"] as? String ?? "?", (try? observer.command(id: "phone-1:k")) != nil))
+            }
+        }
+        let bytes = [#"{"type":"ping"}"#, #"{"type":"command","id":"k","name":"task.create","fields":{"task":"k","title":"Kettle"}}"#]
+            .flatMap { Frame.encode(Array($0.utf8)) }
+        try h.raw(1, bytes)
+        XCTAssertEqual(seen.map(\.type), ["pong", "event", "state", "reply"])
+        XCTAssertEqual(seen.map(\.stored), [false, true, true, true])
+        XCTAssertEqual(h.sim.loop.linkClients, [1])
+
+        // A drop closes the transport's client and clears the link icon; a code goes on screen.
+        h.sim.loop.apply([.pairingCode("123456")])
+        XCTAssertEqual(h.sim.ui.pairingCode, "123456")
+        h.sim.loop.apply([.drop(client: 1), .pairingCode(nil)])
+        XCTAssertTrue(h.link.disconnected.contains(1))
+        XCTAssertEqual(h.sim.loop.linkClients, [])
+        XCTAssertNil(h.sim.ui.pairingCode)
+    }
+}
