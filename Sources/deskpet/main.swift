@@ -13,7 +13,8 @@ import PetUI
 // file names. docs/daemon.md.
 
 let usage = """
-deskpet: the DeskPet device daemon — the pet on a real board (buttons, display, buzzer, LED).
+deskpet: the DeskPet device daemon — the pet on a real board (buttons, display, buzzer, LED),
+or headless on a simulator board (sim-240x240, …: no devices; the link and SIGUSR1 frame dumps work).
 
 Usage:
   deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N] [--link ADDR]... [--link-remote]
@@ -31,12 +32,13 @@ Commands:
            with what to do about it.
   export   writes every journal row exactly as stored (JSON, mode 0600; stdout without FILE), also
            when a row can't be read (recovery mode, docs/storage.md)
-  boards   lists the board files found (BOARD can be a path or one of these names).
+  boards   lists the board files found and the built-in simulator boards (BOARD can be a path or
+           one of these names).
 
 Options:
   --board BOARD   a board file (boards/*.board) or its name; names are looked up in ./boards,
                   /etc/deskpet/boards and /usr/share/deskpet/boards, then among the built-in
-                  simulator boards (sim-240x240, …)
+                  simulator boards (sim-240x240, …), which run headless
   --data DIR      where the journal lives (default /var/lib/deskpet; created owner-only)
   --zone ZONE     the time zone of a new pet (default: the system's, from /etc/localtime)
   --fps N         animation frames per second while the screen is on (default 10; 0 = none;
@@ -124,7 +126,7 @@ func systemZone() -> String {
 switch command {
 case "boards":
     for (name, path) in BoardLookup.files() { print("\(name)\t\(path)") }
-    for n in Board.builtInNames { print("\(n)\t(built in: simulator board, for deskpet-sim)") }
+    for n in Board.builtInNames { print("\(n)\t(built in: simulator board, headless)") }
     exit(0)
 case "export":
     // The journal's rows exactly as stored (docs/storage.md, recovery mode): works whether or not
@@ -281,7 +283,14 @@ var reported = 0
 var pairingsLogged = 0
 var keysLogged = ble?.adapter.keys.longTermKeys.count ?? 0
 loop.externalDeadlineMs = { pingEveryMs == nil ? nil : nextPingMs }
+// A simulator board runs headless: the log is its screen, so the pairing code the screen shows is
+// written there (on a real board the code is only ever on the panel).
+var shownPairingCode: String?
 loop.onWake = {
+    if board.isSimulator, loop.ui.pairingCode != shownPairingCode {
+        shownPairingCode = loop.ui.pairingCode
+        if let code = shownPairingCode { log.info("pairing code (headless simulator board): \(code)") }
+    }
     if let every = pingEveryMs, clock.wallMs >= nextPingMs {
         try? notify.send(.watchdog)
         nextPingMs = clock.wallMs + every
