@@ -265,9 +265,9 @@ public final class PetApp {
 
     // MARK: - Snapshots (a cache: the journal stays the truth)
 
-    /// Bump when PetState's encoding or the fold changes: older snapshots are then ignored and the
-    /// journal is replayed in full.
-    public static let snapshotFormat = 2
+    /// The snapshot encoding's version (`PetState.snapshotFormat`, bumped there): older snapshots
+    /// are ignored and the journal is replayed in full.
+    public static let snapshotFormat = PetState.snapshotFormat
 
     /// Saves the current state as a snapshot at the journal's last event. Failures are ignored:
     /// a snapshot is only a speed-up.
