@@ -23,7 +23,8 @@ Usage:
   deskpet-sim --web PORT            the device headless in real time, serving the companion web app
                                     and its WebSocket on http://127.0.0.1:PORT/ (docs/companion.md);
                                     prints 'pairing code: NNNNNN' when the screen shows one; the
-                                    journal is --out DIR/web/deskpet.db, kept: a restart continues it
+                                    journal is --data DIR/deskpet.db (default --out DIR/web/), kept:
+                                    a restart continues it
   deskpet-sim pictures              the README pictures: main screens on two display sizes and a GIF,
                                     into --out (tools/readme-pictures.sh writes docs/images/)
 
@@ -41,6 +42,7 @@ Options:
   --web-origin O  --web: also let pages from origin O (https://host[:port]) open the WebSocket,
                   e.g. a hosted copy of the app; repeatable. http://localhost:PORT and
                   http://127.0.0.1:PORT always may; any other origin is refused (403)
+  --data DIR      --web: the journal's folder (DIR/deskpet.db; created 0700; default OUT/web)
   --screen-text F --web: write the screen's text (one run a line) to F whenever it changes
   --zone Z        --web: the pet's time zone for a new journal (default UTC)
   --verbose, -v   print every step as it runs
@@ -81,6 +83,7 @@ var boardRef: String?
 var web = WebServe.Options()
 var webAddress: String?
 var webRootGiven = false
+var webData: String?
 @MainActor func value(_ name: String) -> String {
     guard i + 1 < args.count else { printError("deskpet-sim: \(name) needs a value (see --help)\n"); exit(2) }
     i += 1
@@ -102,6 +105,7 @@ while i < args.count {
     case "--web-origin": web.origins.append(value(a))
     case "--screen-text": web.screenText = value(a)
     case "--zone": web.zone = value(a)
+    case "--data": webData = value(a)
     case "--print": printDemo = true
     case "--interactive", "-i": interactive = true
     case "--gif": gifPath = value(a)
@@ -145,6 +149,10 @@ if boardRef != nil && (!displays.isEmpty || layout != nil) {
     printError("deskpet-sim: --board names the display and the keys: leave out --display and --buttons\n"); exit(2)
 }
 
+if webAddress == nil && (webData != nil || web.screenText != nil || !web.origins.isEmpty || webRootGiven) {
+    printError("deskpet-sim: --data, --web-root, --web-origin and --screen-text go with --web PORT\n"); exit(2)
+}
+
 let mode = webAddress != nil ? "web" : interactive ? "interactive" : (positional.first ?? "demo")
 let files = interactive ? positional : Array(positional.dropFirst())
 do {
@@ -176,7 +184,7 @@ do {
     case "web":
         guard positional.isEmpty, !interactive else { printError("deskpet-sim: --web takes no command or scenario (see --help)\n"); exit(2) }
         web.address = webAddress ?? "8080"
-        web.dataDir = options.outDir + "/web"
+        web.dataDir = webData ?? options.outDir + "/web"
         web.verbose = options.verbose
         if let b = board { web.profile = b.profile; web.layout = b.layout } else {
             if let d = displays.first { web.profile = d }
