@@ -18,6 +18,7 @@ or headless on a simulator board (sim-240x240, …: no devices; the link and SIG
 
 Usage:
   deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N] [--link ADDR]... [--link-remote]
+              [--web HOST:PORT [--web-root DIR] [--web-origin ORIGIN]...]
   deskpet check --board BOARD
   deskpet export [--data DIR] [FILE]
   deskpet boards
@@ -48,7 +49,11 @@ Options:
                   (default unix:DATA/link.sock, owner-only). Repeat it to serve several at once
                   (--link ble --link unix:/run/deskpet.sock). TCP listens on loopback only unless
                   --link-remote is given too. BLE needs bluetoothd stopped and CAP_NET_ADMIN
-  --link-remote   allow --link tcp: on an address other machines can reach
+  --link-remote   allow --link tcp: (and --web) on an address other machines can reach
+  --web ADDR      also serve the companion web app and its WebSocket on ADDR (127.0.0.1:PORT;
+                  docs/companion.md): the same phone protocol, for a browser on this machine
+  --web-root DIR  the web app's folder (default /usr/share/deskpet/web; none: /link only)
+  --web-origin O  also let pages from origin O (https://host) open the WebSocket; repeatable
 
 Logs go to stderr (with journald priorities under systemd) and never contain personal text.
 SIGUSR1 (debugging, tests): writes what the panel shows to DATA/frame.dump (docs/kernel-loop.md).
@@ -71,6 +76,7 @@ if args.contains("--version") { print("deskpet \(version)"); exit(0) }
 let command = args.removeFirst()
 var positionalArgs: [String] = []
 var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10, linkArgs: [String] = [], linkRemote = false
+var webArg: String?, webRootArg: String?, webOrigins: [String] = []
 while !args.isEmpty {
     let a = args.removeFirst()
     func value() -> String {
@@ -88,6 +94,9 @@ while !args.isEmpty {
         }
         linkArgs.append(v)
     case "--link-remote": linkRemote = true
+    case "--web": webArg = value()
+    case "--web-root": webRootArg = value()
+    case "--web-origin": webOrigins.append(value())
     case "--fps":
         let v = value()
         guard let n = Int(v), (0...60).contains(n) else { fail("--fps \(v): a number from 0 to 60", status: 2) }
@@ -247,6 +256,19 @@ for address in linkAddresses {
     } else {
         do { transports.append(try SocketLink(parsing: address, allowRemote: linkRemote)) } catch { fail("--link \(address): \(error)", status: 2) }
     }
+}
+// The companion web app and its WebSocket (docs/companion.md): one more transport.
+if let webArg {
+    var o = WebLink.Options()
+    o.allowRemote = linkRemote
+    o.origins = webOrigins
+    o.webRoot = webRootArg ?? (access("/usr/share/deskpet/web/index.html", R_OK) == 0 ? "/usr/share/deskpet/web" : nil)
+    do {
+        let web = try WebLink(parsing: webArg, options: o)
+        web.log = { log.info($0) }
+        transports.append(web)
+        log.info("web app on http://\(web.host):\(web.port)/ (files: \(o.webRoot ?? "none")), WebSocket /link")
+    } catch { fail("--web \(webArg): \(error)", status: 2) }
 }
 if transports.count == 1 { hardware.link = transports[0] }
 else if transports.count > 1 {
