@@ -236,6 +236,10 @@ export class Controller {
         this.snapshot = doc; this.snapAt = this.now();
         if (this.device) await this.store.set(`snap:${this.device.key}`, doc);
         this.emit('snapshot', doc);
+        // The device's reminder queue is also in its state: a live task reminder is pushed as an
+        // event (kind reminder) without a `reminders` message, so the queue is read from here too.
+        const outbox = doc.state && doc.state.notices && doc.state.notices.outbox;
+        if (outbox && outbox.length) this.onReminders(outbox);
       } while (this.refreshAgain);
     } catch (e) { /* offline: the cached snapshot stays */ } finally { this.refreshing = false; }
   }
