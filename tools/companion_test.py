@@ -51,7 +51,7 @@ class Sim:
 
     def start(self):
         os.makedirs(self.data, exist_ok=True)
-        cmd = [self.binary, '--web', f'127.0.0.1:{self.port}', '--web-root', WEB, '--out', self.data, '--screen-text', self.screen]
+        cmd = [self.binary, '--web', f'127.0.0.1:{self.port}', '--web-root', WEB, '--data', self.data, '--screen-text', self.screen]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         loop = asyncio.get_event_loop()
         self.reader = loop.run_in_executor(None, self._read)
@@ -79,7 +79,7 @@ class Sim:
             except subprocess.TimeoutExpired: self.proc.kill(); self.proc.wait()
 
     def journal(self):
-        return os.path.join(self.data, 'web', 'deskpet.db')   # deskpet-sim --web keeps it in --out DIR/web
+        return os.path.join(self.data, 'deskpet.db')   # deskpet-sim --web --data DIR
 
     def sql(self, q):
         r = subprocess.run(['sqlite3', '-readonly', self.journal(), q], capture_output=True, text=True)
