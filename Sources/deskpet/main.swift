@@ -146,8 +146,9 @@ case "export":
     do {
         let (problem, bytes) = try JournalRecovery.exportJournal(at: journalPath)
         if let problem { log.warning("export: journal " + (problem.seq.map { "row \($0)" } ?? "rows") + " can't be read: \(problem.detail)") }
-        if let file = positionalArgs.first { try writeFile(file, bytes, mode: 0o600); log.info("exported the journal's rows to \(file)") }
-        else { print(String(decoding: bytes, as: UTF8.self)) }
+        // Only a regular file (or a new one) or standard output, every write checked (docs/export.md).
+        try ExportDestination.write(positionalArgs.first == nil ? bytes + [0x0A] : bytes, to: positionalArgs.first)
+        if let file = positionalArgs.first { log.info("exported the journal's rows to \(file)") }
     } catch { fail("export: \(error)") }
     exit(0)
 case "check":
