@@ -42,8 +42,10 @@ extension Engine {
             let t = try HabitRules.validateText(text)
             if let m = reminder { try HabitRules.validateMinute(m, field: "reminder") }
             let local = state.clock.local(at)
-            let editable = state.clock.instant(LocalDateTime(date: local.date.adding(days: HabitRules.editDelayDays),
-                                                             secondOfDay: local.secondOfDay))
+            // Near the end of time the 14 days would pass the latest valid instant, which replay
+            // refuses: the habit becomes editable at the latest instant instead (docs/domain.md).
+            let editable = min(state.clock.instant(LocalDateTime(date: local.date.adding(days: HabitRules.editDelayDays),
+                                                                 secondOfDay: local.secondOfDay)), TimeRange.latest)
             let habit = Habit(id: hid, text: t, createdAt: at, editableFrom: editable,
                               reminderMinute: reminder, reminderOn: reminder != nil)
             emit(.habit(.added(habit, answers: state.habits.course?.pendingPrompt(.habit))), at: at)

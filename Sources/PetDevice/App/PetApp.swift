@@ -92,6 +92,11 @@ public final class PetApp {
 
     public var state: PetState { engine.state }
 
+    /// Stored events after `seq`, oldest first, at most `limit` (the phone link's replay).
+    public func events(after seq: Int64, limit: Int) throws(AppError) -> [EventRow] {
+        do { return try store.events(after: seq, limit: limit) } catch { throw .store(error) }
+    }
+
     /// Handles a command: settles time up to its instant, validates, stores, applies, replies.
     ///
     /// The outcome says everything that happened: the reply (or the domain's refusal) and every
