@@ -51,7 +51,7 @@ class Sim:
 
     def start(self):
         os.makedirs(self.data, exist_ok=True)
-        cmd = [self.binary, '--web', str(self.port), '--web-root', WEB, '--data', self.data, '--screen-text', self.screen]
+        cmd = [self.binary, '--web', f'127.0.0.1:{self.port}', '--web-root', WEB, '--data', self.data, '--screen-text', self.screen]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         loop = asyncio.get_event_loop()
         self.reader = loop.run_in_executor(None, self._read)
@@ -79,11 +79,7 @@ class Sim:
             except subprocess.TimeoutExpired: self.proc.kill(); self.proc.wait()
 
     def journal(self):
-        for name in ('deskpet.db', 'journal.db'):
-            p = os.path.join(self.data, name)
-            if os.path.exists(p): return p
-        found = [os.path.join(d, f) for d, _, fs in os.walk(self.data) for f in fs if f.endswith('.db')]
-        return found[0] if found else None
+        return os.path.join(self.data, 'deskpet.db')   # deskpet-sim --web --data DIR
 
     def sql(self, q):
         r = subprocess.run(['sqlite3', '-readonly', self.journal(), q], capture_output=True, text=True)
@@ -124,6 +120,7 @@ class Browser:
     async def open(self):
         self.ws = await websockets.connect(self.ws_url, max_size=None)
         self.reader = asyncio.ensure_future(self._read())
+        self.dispatcher = asyncio.ensure_future(self._dispatch())
         tree = await self.send('browsingContext.getTree', {})
         self.ctx = tree['contexts'][0]['context']
 
@@ -133,9 +130,15 @@ class Browser:
             if 'id' in m and m['id'] in self.pending:
                 self.pending.pop(m['id']).set_result(m)
             elif m.get('type') == 'event':
-                for fn in list(self.listeners):
-                    try: await fn(m)
-                    except Exception as e: print('  listener error', e)
+                self.events.put_nowait(m)
+
+    async def _dispatch(self):
+        # Events are handled in order, outside the reader (a handler's own commands need the reader).
+        while True:
+            m = await self.events.get()
+            for fn in list(self.listeners):
+                try: await fn(m)
+                except Exception as e: print('  listener error', e)
 
     async def send(self, method, params, timeout=60):
         self.next += 1; i = self.next
@@ -358,6 +361,8 @@ async def e2e(b, sim):
     soon = await b.js('(() => { const z = deskpet.ctl.snapshot.zone; const t = deskpet.ctl.snapshot.exportedAt + Math.floor((Date.now() - deskpet.ctl.snapAt)/1000) + 62; const f = new Intl.DateTimeFormat("en-CA", {timeZone: z, year:"numeric", month:"2-digit", day:"2-digit", hour:"2-digit", minute:"2-digit", hourCycle:"h23"}); const p = Object.fromEntries(f.formatToParts(new Date(t*1000)).map(x=>[x.type,x.value])); return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`; })()')
     await b.fill('#t-rem-0', soon)
     await b.click('#t-save')
+    await wait_journal(sim, "SELECT count(*) FROM events WHERE type='task.created' AND json_extract(payload,'$.task.title')='Call mum'", lambda v: v == '1')
+    await b.wait('location.hash === "#today"')
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#reminders')
     try:
         txt = await b.wait('(() => { const l = document.querySelector("#reminder-list"); return l && l.textContent.includes("Call mum") && l.textContent; })()', timeout=150, what='the reminder in the page')
@@ -432,7 +437,7 @@ CONTRAST_JS = r'''(() => {
     const el = t.parentElement; if (seen.has(el)) continue; seen.add(el);
     const cs = getComputedStyle(el); if (cs.visibility === 'hidden' || cs.display === 'none' || el.closest('[hidden]') || !el.getClientRects().length) continue;
     if (el.closest('.sr, noscript, option, svg')) continue;
-    let fg = parse(cs.color); const bg = bgOf(el); const op = parseFloat(cs.opacity) * (el.closest('button:disabled') ? 0.6 : 1);
+    let fg = parse(cs.color); const bg = bgOf(el); const op = parseFloat(cs.opacity);
     fg = fg.slice(0, 3).map((v, i) => v * op + bg[i] * (1 - op));
     const L1 = lum(fg), L2 = lum(bg); const ratio = (Math.max(L1, L2) + 0.05) / (Math.min(L1, L2) + 0.05);
     n++;
@@ -506,6 +511,7 @@ async def ble(b, sim):
 
     async def on_event(m):
         meth, p = m['method'], m['params']
+        if os.environ.get('COMPANION_DEBUG'): print('  bidi event', meth, json.dumps(p)[:160], flush=True)
         if meth == 'bluetooth.requestDevicePromptUpdated':
             seen['prompt'] += 1
             if p.get('devices'):
@@ -544,8 +550,16 @@ async def ble(b, sim):
         await b.send('bluetooth.simulateAdapter', {'context': b.ctx, 'state': 'powered-on'})
         await b.send('bluetooth.simulatePreconnectedPeripheral', {'context': b.ctx, 'address': addr, 'name': 'DeskPet Mochi', 'manufacturerData': [], 'knownServiceUuids': [SERVICE]})
         check(await b.js('!!navigator.bluetooth'), 'Web Bluetooth available in Chromium')
-        await b.click('#bt-connect')
-        await b.wait('deskpet.ctl.status === "unpaired"', timeout=30, what='hello answered over Bluetooth')
+        await b.js('(window.__errors = [], window.addEventListener("unhandledrejection", e => __errors.push(String(e.reason))), true)')
+        for attempt in range(3):          # the emulated chooser sometimes misses the first request
+            await b.click('#bt-connect')
+            end = time.time() + 5
+            while not seen['prompt'] and time.time() < end: await asyncio.sleep(0.1)
+            if seen['prompt']: break
+        try:
+            await b.wait('deskpet.ctl.status === "unpaired"', timeout=30, what='hello answered over Bluetooth')
+        finally:
+            if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({errors: __errors, toasts: document.querySelector("#toasts").textContent, status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail})'), seen)
         check(seen['prompt'] >= 1, 'the chooser (filtered by the DeskPet service) was shown and answered')
         check(seen['connect'] >= 1, 'GATT connect and service discovery')
         known = len(sim.codes)

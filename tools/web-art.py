@@ -71,6 +71,12 @@ def parse_sheet(path, palettes):
 def build():
     palettes, schemes = parse_palettes(os.path.join(ROOT, 'art/palettes.txt'))
     sheets = {s: parse_sheet(os.path.join(ROOT, f'art/{s}.txt'), palettes) for s in SHEETS}
+    # The app draws the pet standing (faces by mood), the items, and food with the device's food sprite.
+    sheets['fx']['frames'] = {'food': sheets['fx']['frames']['food']}
+    sheets['body']['frames'] = {'stand': sheets['body']['frames']['stand']}
+    for sh in sheets.values():   # palette entries no kept frame uses are left out
+        used = {c for f in sh['frames'].values() for r in f['rows'] for c in r}
+        sh['palette'] = {k: v for k, v in sh['palette'].items() if k in used}
     cat = json.load(open(os.path.join(ROOT, 'content/catalogue.json'), encoding='utf-8'))
     pack = json.load(open(os.path.join(ROOT, 'sim/course-66.json'), encoding='utf-8'))
     course = {'id': pack['id'], 'version': pack['version'], 'title': pack['title'],

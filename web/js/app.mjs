@@ -35,8 +35,9 @@ function renderStatus() {
   const c = app.ctl;
   const queued = c.queue.length ? ` · ${c.queue.length} queued` : '';
   el.dataset.s = c.status;
-  el.textContent = (c.device ? `${c.device.name}: ` : '') + (STATUS_TEXT[c.status] || c.status) + queued;
-  const title = c.snapshot && c.snapshot.state && c.snapshot.state.pet ? `${c.snapshot.state.pet.name} · DeskPet` : 'DeskPet';
+  el.textContent = (STATUS_TEXT[c.status] || c.status) + queued;
+  el.title = c.device ? `${c.device.name} (${c.device.kind === 'bluetooth' ? 'Bluetooth' : c.device.url})` : '';
+  const title = c.snapshot && c.snapshot.state && c.snapshot.state.pet ? c.snapshot.state.pet.name : 'DeskPet';
   document.getElementById('title').textContent = title;
 }
 

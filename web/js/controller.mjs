@@ -8,8 +8,8 @@ import { OfflineQueue, newId } from './queue.mjs';
 export class Controller {
   /** @param store {get(key), set(key, value), del(key)} (IndexedDB in the page, a Map in tests)
    *  @param makeTransport (device) → transport */
-  constructor(store, makeTransport, { now = () => Date.now(), reconnectMs = 2000, client = 'deskpet-web' } = {}) {
-    this.store = store; this.makeTransport = makeTransport; this.now = now; this.reconnectMs = reconnectMs;
+  constructor(store, makeTransport, { now = () => Date.now(), reconnectMs = 2000, pingMs = 60000, client = 'deskpet-web' } = {}) {
+    this.store = store; this.makeTransport = makeTransport; this.now = now; this.reconnectMs = reconnectMs; this.pingMs = pingMs;
     this.client = client;
     this.devices = []; this.device = null; this.session = null; this.queue = new OfflineQueue();
     this.status = 'offline'; this.snapshot = null; this.summary = null; this.reminders = [];
@@ -87,10 +87,17 @@ export class Controller {
       return w;
     }
     d.phone = w.phone; await this.saveDevices();
+    this.keepAlive(s);
     this.setStatus('online');
     this.flush();
     this.refresh();
     return w;
+  }
+
+  /** The device closes a connection with no frame for 120 s (docs/protocol.md#limits-and-timeouts). */
+  keepAlive(s) {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => { if (this.session === s) s.ping().catch(() => {}); else clearInterval(this.pingTimer); }, this.pingMs);
   }
 
   scheduleRetry() {
@@ -108,7 +115,7 @@ export class Controller {
   }
 
   disconnect() {
-    this.wanted = false; clearTimeout(this.retryTimer);
+    this.wanted = false; clearTimeout(this.retryTimer); clearInterval(this.pingTimer);
     const s = this.session; this.session = null;
     if (s) s.close();
     this.queue.connectionLost();
@@ -236,6 +243,10 @@ export class Controller {
         this.snapshot = doc; this.snapAt = this.now();
         if (this.device) await this.store.set(`snap:${this.device.key}`, doc);
         this.emit('snapshot', doc);
+        // The device's reminder queue is also in its state: a live task reminder is pushed as an
+        // event (kind reminder) without a `reminders` message, so the queue is read from here too.
+        const outbox = doc.state && doc.state.notices && doc.state.notices.outbox;
+        if (outbox && outbox.length) this.onReminders(outbox);
       } while (this.refreshAgain);
     } catch (e) { /* offline: the cached snapshot stays */ } finally { this.refreshing = false; }
   }

@@ -76,11 +76,12 @@ function today(app) {
   const taskRow = (t) => h('li', {},
     h('span', { class: `grow${t.state === 'completed' ? ' done' : ''}` }, t.title, h('br'),
       h('span', { class: 'muted' }, [t.due ? `due ${fmtTime(t.due, zone)}` : 'no due time', t.state === 'missed' ? ' · missed' : '', t.state === 'in_progress' ? ' · in progress' : '', ` · ${t.category} · ${t.priority}`].join(''))),
+    h('span', { class: 'actions' },
     t.state === 'completed'
       ? h('button', { type: 'button', onclick: () => app.send('task.uncomplete', { task: t.id }, 'Undone'), 'aria-label': `Undo ${t.title}` }, 'Undo')
       : h('button', { type: 'button', class: 'primary', onclick: () => app.send('task.complete', { task: t.id }, 'Done!'), 'aria-label': `Complete ${t.title}` }, 'Done'),
     t.state !== 'completed' ? h('a', { class: 'button', href: `#task?edit=${encodeURIComponent(t.id)}`, 'aria-label': `Edit ${t.title}` }, 'Edit') : null,
-    h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${t.title}`, onclick: () => { if (confirm(`Delete “${t.title}”?`)) app.send('task.delete', { task: t.id }, 'Deleted'); } }, 'Delete'));
+    h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${t.title}`, onclick: () => { if (confirm(`Delete “${t.title}”?`)) app.send('task.delete', { task: t.id }, 'Deleted'); } }, 'Delete')));
 
   const out = section('today', 'Today');
   out.append(h('div', { class: 'card' }, h('h3', {}, 'Tasks due today'),

@@ -1,26 +1,41 @@
 import PetCore
+import PetStore
 
-// The device loop's side of the phone link: the transport's events in, the service's frames out,
-// the clients connected (the status strip's link icon) and the pairing code on screen.
-// docs/architecture.md, docs/protocol.md.
-extension DeviceLoop {
+// The device loop's side of the phone link: the transport's events go to the link service, the
+// effects it returns are applied here (frames sent, clients dropped, the pairing code on screen),
+// and the loop is the service's `LinkHost` (LinkServing.swift). The service itself never touches
+// the transport, the app or the screen. docs/architecture.md, docs/protocol.md.
+extension DeviceLoop: LinkHost {
     /// Serves the phone link once: what the transport has waiting (connections, frames, clients
-    /// gone) goes to the link service, then its wake-up (time-outs, backlogs); what it answers is
-    /// sent.
+    /// gone) goes to the link service, then its wake-up (time-outs, backlogs); what it decides
+    /// is applied.
     func serveLinkTransport() {
         guard let transport = hardware.link else { return }
         let events: [LinkEvent]
         do { events = try transport.receive() } catch { note(error); events = [] }
         for e in events {
             noteLink(e)
-            sendLink(link?.handle(e, loop: self) ?? [])
+            apply(link?.handle(e, loop: self) ?? [])
         }
-        sendLink(link?.tick(loop: self) ?? [])
+        apply(link?.tick(loop: self) ?? [])
     }
 
-    /// Events were stored (by anyone): the link service pushes them to the phones.
+    /// Events were stored by the device (buttons, time): the link service pushes them to the phones.
     func pushToLink(_ events: [Event]) {
-        sendLink(link?.pushed(events, loop: self) ?? [])
+        apply(link?.pushed(events, loop: self) ?? [])
+    }
+
+    /// Does what the link service decided, in order.
+    public func apply(_ effects: [LinkEffect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let frame): sendLink([frame])
+            case .drop(let client):
+                hardware.link?.disconnect(client: client)
+                noteLink(.disconnected(client: client))
+            case .pairingCode(let code): showPairingCode(code)
+            }
+        }
     }
 
     /// Shows a pairing code (the link does when a phone asks to pair); nil hides it.
@@ -49,5 +64,37 @@ extension DeviceLoop {
                 note(error); transport.disconnect(client: f.client); noteLink(.disconnected(client: f.client))
             }
         }
+    }
+
+    // MARK: - LinkHost
+
+    public func storedEvents(after seq: Int64, limit: Int) throws(AppError) -> [EventRow] {
+        try app.events(after: seq, limit: limit)
+    }
+
+    public func exportDocument() throws(AppError) -> [UInt8] {
+        try Export.document(app, now: now)
+    }
+
+    public var clockIsSettable: Bool { hardware.settableClock != nil }
+
+    public func setWallClock(ms: Int64) throws(HardwareError) {
+        guard let clock = hardware.settableClock else {
+            throw HardwareError(device: "clock", operation: "set the time", reason: "this device's clock cannot be set from the phone")
+        }
+        try clock.setWallMs(ms)
+    }
+
+    /// As `sendBatch`, but the events are not pushed to the link: the service that asked pushes
+    /// them in its own order (events and state, then the replies).
+    public func commit(_ commands: [Command], after effects: [LinkEffect]) throws(AppError) -> [Outcome] {
+        apply(effects)
+        let outcomes = try app.handleBatch(commands)
+        var committed: [Event] = []
+        for o in outcomes { committed += o.committed }
+        report(committed, byOwner: true, toLink: false)
+        navigator.tick(state: app.state, now: now)
+        needsFrame = true
+        return outcomes
     }
 }

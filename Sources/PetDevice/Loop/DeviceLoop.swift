@@ -9,8 +9,9 @@ import PetUI
 /// next animation frame (none while the screen sleeps or on e-paper) and an input or link
 /// descriptor becoming readable — never a fixed tick.
 ///
-/// The same loop runs the daemon (`run(until:)`, which waits with poll(2)) and the simulator,
-/// which owns a virtual clock and calls `step()` at each deadline itself (PetSim's SimDevice).
+/// The same run loop (`run(waiting:)`, DeviceLoop+Run.swift) runs the daemon, which waits with
+/// poll(2) (`PollWait`), and the simulator, whose wait moves a virtual clock from one deadline to
+/// the next (`VirtualTimeWait`).
 ///
 /// The data path (docs/architecture.md):
 /// edge → GestureRecognizer → InputLayout → Navigator → Command → PetApp (durable) → events →
@@ -112,8 +113,11 @@ public final class DeviceLoop {
 
     /// When the loop must next wake (wall ms), without input: the earliest of the core's next
     /// wake-up, the gesture deadline, the navigator's deadline and the next animation frame.
-    /// `exceptDayClose`: the core's day closings are left out (see `Engine.nextWakeupExceptDayClose`).
-    public func nextDeadlineMs(exceptDayClose: Bool = false) -> Int64? {
+    public func nextDeadlineMs() -> Int64? { nextDeadlineMs(exceptDayClose: false) }
+
+    /// `nextDeadlineMs()`, or with the core's day closings left out (see
+    /// `Engine.nextWakeupExceptDayClose`): virtual time leaping over a long sleep (`VirtualTimeWait`).
+    func nextDeadlineMs(exceptDayClose: Bool) -> Int64? {
         let nowMs = self.nowMs, now = self.now
         if app.catchingUp { return nowMs }
         var best: Int64?
@@ -252,12 +256,14 @@ public final class DeviceLoop {
         navigator.tick(state: app.state, now: now)
     }
 
-    private func report(_ events: [Event], byOwner: Bool, declined: Bool = false) {
+    /// Tells the navigator, `onEvents`, the link (unless `toLink` is false: the link service
+    /// committed them and pushes them itself) and the buzzer and LED about stored events.
+    func report(_ events: [Event], byOwner: Bool, declined: Bool = false, toLink: Bool = true) {
         if !events.isEmpty {
             navigator.note(events: events, state: app.state, now: now)
             onEvents?(events, app.state)
             needsFrame = true
-            pushToLink(events)
+            if toLink { pushToLink(events) }
         }
         guard !events.isEmpty || declined else { return }
         let at = events.last?.at ?? now
