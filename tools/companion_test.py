@@ -519,9 +519,10 @@ async def ble(b, sim):
                 except RuntimeError: pass  # the prompt event may come twice
         elif meth == 'bluetooth.gattConnectionAttempted':
             seen['connect'] += 1
-            await b.send('bluetooth.simulateService', {'context': b.ctx, 'address': addr, 'uuid': SERVICE, 'type': 'add'})
-            for u, props in ((COMMAND, {'write': True, 'writeWithoutResponse': True}), (EVENT, {'read': True, 'notify': True})):
-                await b.send('bluetooth.simulateCharacteristic', {'context': b.ctx, 'address': addr, 'serviceUuid': SERVICE, 'characteristicUuid': u, 'characteristicProperties': props, 'type': 'add'})
+            if seen['connect'] == 1:           # the peripheral keeps its services across reconnects
+                await b.send('bluetooth.simulateService', {'context': b.ctx, 'address': addr, 'uuid': SERVICE, 'type': 'add'})
+                for u, props in ((COMMAND, {'write': True, 'writeWithoutResponse': True}), (EVENT, {'read': True, 'notify': True})):
+                    await b.send('bluetooth.simulateCharacteristic', {'context': b.ctx, 'address': addr, 'serviceUuid': SERVICE, 'characteristicUuid': u, 'characteristicProperties': props, 'type': 'add'})
             await b.send('bluetooth.simulateGattConnectionResponse', {'context': b.ctx, 'address': addr, 'code': 0})
         elif meth == 'bluetooth.characteristicEventGenerated':
             base = {'context': b.ctx, 'address': p['address'], 'serviceUuid': p['serviceUuid'], 'characteristicUuid': p['characteristicUuid']}
@@ -544,18 +545,21 @@ async def ble(b, sim):
     b.listeners.append(on_event)
     try:
         await b.send('session.subscribe', {'events': ['bluetooth.requestDevicePromptUpdated', 'bluetooth.gattConnectionAttempted', 'bluetooth.characteristicEventGenerated']})
-        await b.send('bluetooth.simulateAdapter', {'context': b.ctx, 'state': 'powered-on'})
-        await b.goto(f'http://{host}/index.html?nosw&noauto#connect')
-        await b.wait('document.documentElement.dataset.ready === "1"')
-        await b.send('bluetooth.simulateAdapter', {'context': b.ctx, 'state': 'powered-on'})
-        await b.send('bluetooth.simulatePreconnectedPeripheral', {'context': b.ctx, 'address': addr, 'name': 'DeskPet Mochi', 'manufacturerData': [], 'knownServiceUuids': [SERVICE]})
-        check(await b.js('!!navigator.bluetooth'), 'Web Bluetooth available in Chromium')
-        await b.js('(window.__errors = [], window.addEventListener("unhandledrejection", e => __errors.push(String(e.reason))), true)')
-        for attempt in range(3):          # the emulated chooser sometimes misses the first request
+        for attempt in range(6):          # the emulated chooser sometimes never opens: start again
+            await b.send('bluetooth.simulateAdapter', {'context': b.ctx, 'state': 'powered-on'})
+            await b.goto(f'http://{host}/index.html?nosw&noauto#connect')
+            await b.wait('document.documentElement.dataset.ready === "1"')
+            await b.send('bluetooth.simulateAdapter', {'context': b.ctx, 'state': 'powered-on'})
+            try: await b.send('bluetooth.simulatePreconnectedPeripheral', {'context': b.ctx, 'address': addr, 'name': 'DeskPet Mochi', 'manufacturerData': [], 'knownServiceUuids': [SERVICE]})
+            except RuntimeError: pass   # already there from an earlier attempt
+            if attempt == 0: check(await b.js('!!navigator.bluetooth'), 'Web Bluetooth available in Chromium')
+            await b.wait('navigator.bluetooth.getAvailability()', what='the emulated adapter')
+            await b.js('(window.__errors = [], window.addEventListener("unhandledrejection", e => __errors.push(String(e.reason))), true)')
             await b.click('#bt-connect')
-            end = time.time() + 5
+            end = time.time() + 6
             while not seen['prompt'] and time.time() < end: await asyncio.sleep(0.1)
             if seen['prompt']: break
+            print(f'  (the chooser did not open on attempt {attempt + 1}: again)', flush=True)
         try:
             await b.wait('deskpet.ctl.status === "unpaired"', timeout=30, what='hello answered over Bluetooth')
         finally:
@@ -565,6 +569,7 @@ async def ble(b, sim):
         known = len(sim.codes)
         await b.click('#pair-begin')
         code = await sim.wait_code(known)
+        if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail})'), seen)
         await b.fill('#pair-code', code); await b.fill('#pair-name', 'Bluetooth phone'); await b.click('#pair-finish')
         await b.wait('deskpet.ctl.status === "online" && !!deskpet.ctl.device.token', timeout=30, what='paired over Bluetooth')
         check(True, f'paired over Bluetooth with code {code}')
