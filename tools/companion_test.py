@@ -474,6 +474,7 @@ async def a11y_and_shots(b, sim, out_dir, shots=True):
             unlabelled = await b.js('[...document.querySelectorAll("input, select, textarea, button, a[href]")].filter(e => e.offsetParent !== null && !(e.labels && e.labels.length) && !e.getAttribute("aria-label") && !e.getAttribute("aria-labelledby") && !e.textContent.trim()).map(e => e.outerHTML.slice(0, 60))')
             check(not unlabelled, f'every control labelled, {page} ({theme})' + (f': {unlabelled[:3]}' if unlabelled else ''))
             if shots:
+                await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
                 await b.screenshot(os.path.join(out_dir, f'{page}-{theme}.png'))
     # 200 % zoom: a 390 px phone at 200 % is a 195 CSS px wide layout; nothing may need sideways scrolling
     await b.viewport(195, 422, 2)
