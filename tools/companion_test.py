@@ -528,6 +528,12 @@ async def ble(b, sim):
         elif meth == 'bluetooth.characteristicEventGenerated':
             base = {'context': b.ctx, 'address': p['address'], 'serviceUuid': p['serviceUuid'], 'characteristicUuid': p['characteristicUuid']}
             if p['type'].startswith('write'):
+                if not seen.get('refused') and p['type'] == 'write-with-response':
+                    # The device's first answer on an unencrypted link: Insufficient Authentication
+                    # (0x05); the phone's OS pairs and the page writes the same bytes again.
+                    seen['refused'] = 1
+                    await b.send('bluetooth.simulateCharacteristicResponse', {**base, 'type': 'write', 'code': 5})
+                    return
                 data = bytes(p.get('data', [])); seen['writes'] += 1; seen['max_write'] = max(seen['max_write'], len(data))
                 up.extend(data)
                 while len(up) >= 4:                      # whole frames to the device, one message each
@@ -566,6 +572,7 @@ async def ble(b, sim):
         finally:
             if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({errors: __errors, toasts: document.querySelector("#toasts").textContent, status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail})'), seen)
         check(seen['prompt'] >= 1, 'the chooser (filtered by the DeskPet service) was shown and answered')
+        check(seen.get('refused') == 1 and seen['connect'] == 1, 'the first write, refused with Insufficient Authentication, written again on the same connection (hello answered)')
         check(seen['connect'] >= 1, 'GATT connect and service discovery')
         known = len(sim.codes)
         await b.click('#pair-begin')
