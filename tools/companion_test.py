@@ -65,6 +65,22 @@ class Sim:
                 time.sleep(0.2)
         raise RuntimeError('deskpet-sim did not serve in 30 s')
 
+    def watch_screen(self):
+        """Records every distinct screen text the simulator writes (polled every 50 ms)."""
+        self.seen_screens = []
+        def run():
+            last = None
+            while self.proc is not None:
+                t = self.screen_text()
+                if t and t != last:
+                    self.seen_screens.append((time.time(), t)); last = t
+                time.sleep(0.05)
+        import threading
+        threading.Thread(target=run, daemon=True).start()
+
+    def screens_since(self, t0):
+        return [t for (at, t) in getattr(self, 'seen_screens', []) if at >= t0]
+
     def _read(self):
         for line in self.proc.stdout:
             self.out.append(line)
@@ -273,6 +289,23 @@ async def wait_journal(sim, q, pred, timeout=10):
     return v
 
 
+def show_screen(sim, what):
+    if os.environ.get('COMPANION_DEBUG'):
+        for t in sim.seen_screens[-4:]: print(f'  screen ({what}):', t[1].replace(chr(10), ' | ')[:200], flush=True)
+
+
+async def reaction(sim, t0, must=None, timeout=6):
+    """Screen texts the simulator wrote since t0 (what the device showed after an action):
+    one containing `must`, else any new one. Returns the matching text or None."""
+    end = time.time() + timeout
+    while time.time() < end:
+        for t in sim.screens_since(t0):
+            if must is None or (callable(must) and must(t)) or (isinstance(must, str) and must in t):
+                return t
+        await asyncio.sleep(0.05)
+    return None
+
+
 async def wait_screen(sim, text, timeout=10):
     if isinstance(sim, BridgeSim):
         print(f'  skip  screen text "{text}" (bridge mode has no screen text)'); return True
@@ -283,8 +316,17 @@ async def wait_screen(sim, text, timeout=10):
     return False
 
 
+def speech(t):
+    """The pet's speech bubble on the home screen: the line after the clock."""
+    lines = [x.strip() for x in (t or '').split('\n') if x.strip()]
+    for i, x in enumerate(lines[:-1]):
+        if re.fullmatch(r'[0-9]{2}:[0-9]{2}', x): return lines[i + 1]
+    return ''
+
+
 async def e2e(b, sim):
     print('e2e over WebSocket', flush=True)
+    sim.watch_screen()
     t0 = time.time()
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#connect')
     await b.wait('document.documentElement.dataset.ready === "1"')
@@ -306,7 +348,8 @@ async def e2e(b, sim):
     await b.click('#t-save')
     v = await wait_journal(sim, "SELECT json_extract(payload,'$.task.title') FROM events WHERE type='task.created'", lambda v: 'Water the plants' in v)
     check('Water the plants' in v, 'journal: task.created with the title typed')
-    check(await wait_screen(sim, 'Water the plants'), 'screen shows the new task')
+    show_screen(sim, 'task.create')
+    check(await wait_screen(sim, 'Water the plants', timeout=45), 'screen shows the new task (home, after the pairing screen\'s 30 s)')
     # a refusal in words
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#task')
     await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#t-title")')
@@ -318,9 +361,13 @@ async def e2e(b, sim):
     # complete it on Today
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#today')
     await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#tasks-today button.primary")')
+    t0 = time.time()
     await b.click('#tasks-today button.primary')
     v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='task.completed'", lambda v: v == '1')
     check(v == '1', 'journal: task.completed once')
+    bal = sim.sql("SELECT coalesce(sum(coins_delta),0) FROM events")
+    seen = await reaction(sim, t0, lambda t: t.split('\n')[0].strip() == bal)
+    check(seen is not None, f'screen: the coin count shows the reward ({bal})')
     coins = int(sim.sql("SELECT coalesce(sum(coins_delta),0) FROM events") or 0)
     check(coins > 0, f'coins earned ({coins})')
 
@@ -332,9 +379,12 @@ async def e2e(b, sim):
     await wait_journal(sim, "SELECT count(*) FROM events WHERE type='habit.added'", lambda v: v == '1')
     hid = await b.wait('(() => { const s = deskpet.ctl.snapshot && deskpet.ctl.snapshot.state; return s && s.habits.order[0]; })()', what='the habit in the page')
     sel = await b.js(f'"#" + CSS.escape("habit-" + {json.dumps(hid)})')
+    t0 = time.time()
     await b.click(sel)
     v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='habit.checked'", lambda v: v == '1')
     check(v == '1', 'journal: habit.checked')
+    # (a checked habit changes nothing on the home screen: the journal is the check here)
+    show_screen(sim, 'habit.check')
 
     # urge log: the quit log started once, then two taps
     started = await b.js('!!deskpet.ctl.snapshot.state.quit.startedAt')
@@ -343,16 +393,25 @@ async def e2e(b, sim):
         await b.click('#quit-start')
         await wait_journal(sim, "SELECT count(*) FROM events WHERE type='quit.started'", lambda v: v == '1')
     t_before = sim.sql("SELECT count(*) FROM events WHERE type='quit.logged'")
+    said_before = speech(sim.screen_text()); t0 = time.time()
     await b.click_text('Stress')          # tap 1
     await b.click_text('Resisted')        # tap 2
     v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='quit.logged'", lambda v: v == str(int(t_before or 0) + 1))
     check(v == str(int(t_before or 0) + 1), 'journal: urge logged in two taps')
+    seen = await reaction(sim, t0, lambda t: speech(t) not in ('', said_before))
+    check(seen is not None, f'screen: the pet answers the urge log ("{speech(seen)}")')
+    show_screen(sim, 'quit.log')
 
     # buy an apple
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#shop?tab=food')
+    t0 = time.time()
     await b.click('#buy-apple')
     v = await wait_journal(sim, "SELECT json_extract(payload,'$.item') FROM events WHERE type='shop.bought'", lambda v: 'apple' in v)
     check('apple' in v, 'journal: shop.bought apple')
+    bal = sim.sql("SELECT coalesce(sum(coins_delta),0) FROM events")
+    seen = await reaction(sim, t0, lambda t: t.split('\n')[0].strip() == bal)
+    check(seen is not None, f'screen: the coin count after the purchase ({bal})')
+    show_screen(sim, 'shop.buy')
 
     # a reminder appears in the page
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#task')
@@ -406,8 +465,8 @@ async def offline_queue(b, sim):
 async def lockout(b, sim):
     print('five wrong codes', flush=True)
     await b.js('(async () => { deskpet.ctl.disconnect(); clearTimeout(deskpet.ctl.saveTimer); await deskpet.store.del("devices"); await deskpet.store.del("current"); return true; })()')
-    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#connect')
-    await b.wait('deskpet.ctl.status === "unpaired"')
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw&forgotten=1#connect')   # another URL: a reload
+    await b.wait('document.documentElement.dataset.ready === "1" && deskpet.ctl.status === "unpaired"')
     last = ''
     for i in range(5):
         known = len(sim.codes)
