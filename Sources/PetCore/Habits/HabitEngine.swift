@@ -2,6 +2,7 @@
 
 /// Habits, the checklist, the course and the evening check-in as a subsystem.
 enum HabitsSubsystem: EventWrappingSubsystem {
+    typealias Commands = HabitCommands
     static func claim(_ action: Action) -> HabitAction? { if case .habit(let a) = action { a } else { nil } }
     static func claim(_ event: EventKind) -> HabitEvent? { if case .habit(let e) = event { e } else { nil } }
     static func wrap(_ event: HabitEvent) -> EventKind { .habit(event) }
