@@ -28,7 +28,7 @@ public final class GPIOInputLine: InputLine, @unchecked Sendable {
     deinit { close() }
 
     public func read() throws(HardwareError) -> Bool {
-        guard let line else { throw HardwareError(device: name, operation: "read", reason: "the line was closed") }
+        guard let line else { throw HardwareError(.closed, device: name, operation: "read", reason: "the line was closed") }
         let v = gpiod_line_get_value(line)
         guard v >= 0 else { throw LinuxError.make(name, "read", errno: errno, kind: .gpio) }
         return v == 1
@@ -80,7 +80,7 @@ public enum BoardHardware {
     public static func open(_ board: Board, clock: DeviceClock = SystemClock()) throws(HardwareError) -> Hardware {
         let board = resolve(board)
         guard !board.isSimulator else {
-            throw HardwareError(device: "board \(board.name)", operation: "open",
+            throw HardwareError(.unsupported, device: "board \(board.name)", operation: "open",
                                 reason: "a simulator board has no hardware: run it with deskpet-sim --board \(board.name)")
         }
         let inputs = try buttons(board)
@@ -115,7 +115,7 @@ public enum BoardHardware {
             if device.hasPrefix("/") { return [try EvdevButtons(path: device, keys: keys)] }
             return [try EvdevButtons(deviceName: device, keys: keys)]
         case .sim:
-            throw HardwareError(device: "board \(board.name)", operation: "open buttons", reason: "simulated keys need deskpet-sim")
+            throw HardwareError(.unsupported, device: "board \(board.name)", operation: "open buttons", reason: "simulated keys need deskpet-sim")
         }
     }
 
@@ -125,7 +125,7 @@ public enum BoardHardware {
     }
 
     static func required(_ l: GPIOLine?, _ what: String, _ board: Board) throws(HardwareError) -> GPIOLine {
-        guard let l else { throw HardwareError(device: "board \(board.name)", operation: "open the display", reason: "no \(what) line") }
+        guard let l else { throw HardwareError(.invalidArgument, device: "board \(board.name)", operation: "open the display", reason: "no \(what) line") }
         return l
     }
 
@@ -160,7 +160,7 @@ public enum BoardHardware {
         case let (.fbdev, .framebuffer(device)):
             return try FramebufferPanel(path: device, rotation: d.rotation)
         default:
-            throw HardwareError(device: "board \(board.name)", operation: "open the display",
+            throw HardwareError(.unsupported, device: "board \(board.name)", operation: "open the display",
                                 reason: "\(d.controller) on this bus is not supported (docs/boards.md lists the combinations)")
         }
     }
@@ -177,7 +177,7 @@ public enum BoardHardware {
         case let .single(line, activeLow): return try GPIOIndicator(chip: line.chip, line: id(line), activeLow: activeLow)
         case let .rgb(r, g, b, activeLow):
             guard r.chip == g.chip, g.chip == b.chip else {
-                throw HardwareError(device: "led", operation: "open", reason: "the red, green and blue lines must be on one chip")
+                throw HardwareError(.invalidArgument, device: "led", operation: "open", reason: "the red, green and blue lines must be on one chip")
             }
             return try GPIOIndicator(chip: r.chip, red: id(r), green: id(g), blue: id(b), activeLow: activeLow)
         }

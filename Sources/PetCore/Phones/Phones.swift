@@ -113,7 +113,7 @@ enum PhonesSubsystem: EventWrappingSubsystem {
             guard s.paired.count < PhoneRules.maxPhones else { throw .limitReached(what: "paired phones", limit: PhoneRules.maxPhones) }
             guard !s.paired.contains(where: { $0.id == id }) else { throw .alreadyExists(kind: "phone", id: id) }
             guard PhoneRules.nameLength.contains(name.count) else {
-                throw .invalidField(field: "name", reason: "must be 1–32 characters (got \(name.count))")
+                throw .invalidField(field: "name", reason: "must be \(PhoneRules.nameLength.text) characters (got \(name.count))")
             }
             guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
                 throw .invalidField(field: "tokenHash", reason: "must be 64 lower-case hex digits")

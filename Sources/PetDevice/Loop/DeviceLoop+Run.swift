@@ -47,7 +47,7 @@ extension DeviceLoop {
             var fds = (descriptors + extra).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let timeout = sleepMs().map { $0 } ?? -1
             let r = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
-            if r < 0 && errno != EINTR { return .hardware(HardwareError(device: "poll", operation: "wait for input", reason: String(cString: strerror(errno)))) }
+            if r < 0 && errno != EINTR { return .hardware(HardwareError(device: "poll", operation: "wait for input", errno: errno)) }
             if shouldStop() { break }
             do { try step() } catch { return error }
         }

@@ -83,14 +83,14 @@ public enum StateFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw ClientStateError(path: path, what: "cannot open: \(String(cString: strerror(errno)))")
+            throw ClientStateError(path: path, what: "cannot open: \(errnoText())")
         }
         defer { close(fd) }
         var out: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65_536)
         while true {
             let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw ClientStateError(path: path, what: "cannot read: \(String(cString: strerror(errno)))") }
+            if n < 0 { if errno == EINTR { continue }; throw ClientStateError(path: path, what: "cannot read: \(errnoText())") }
             if n == 0 { break }
             out += buf[0..<n]
         }
@@ -109,7 +109,7 @@ public enum StateFile {
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw ClientStateError(path: prefix, what: "cannot create the folder: \(String(cString: strerror(errno)))")
+                throw ClientStateError(path: prefix, what: "cannot create the folder: \(errnoText())")
             }
         }
     }
