@@ -20,7 +20,7 @@ public enum BoardProbe {
         var r = Report()
         let board = BoardHardware.resolve(board)
         if board.isSimulator {
-            r.pass("a simulator board: nothing to probe (deskpet-sim --board \(board.name))")
+            r.pass("a simulator board: nothing to probe (it runs headless: deskpet run --board \(board.name), or deskpet-sim --board \(board.name))")
             return r
         }
         let d = board.display

@@ -16,10 +16,10 @@ public final class GPIOBuzzer: Sounder {
     }
 
     final class Output: PatternOutput {
-        let line: GPIOOutputLine
+        let line: OutputLine
         let kind: Kind
         var level = false
-        init(line: GPIOOutputLine, kind: Kind) { self.line = line; self.kind = kind }
+        init(line: OutputLine, kind: Kind) { self.line = line; self.kind = kind }
         func milliseconds(_ step: ToneStep) -> Int { step.ms }
         func begin(_ step: ToneStep) throws(HardwareError) {
             level = step.sounds
@@ -40,17 +40,23 @@ public final class GPIOBuzzer: Sounder {
     }
 
     private let player: PatternPlayer<Output>
-    private let line: GPIOOutputLine
+    private let gpioLine: GPIOOutputLine?
     public let kind: Kind
     public let lineName: String
 
     /// Requests the line as an output (off) and starts the player's thread.
-    public init(chip: String?, line: GPIOLineID, kind: Kind = .active, activeLow: Bool = false, consumer: String = "deskpet") throws(HardwareError) {
+    public convenience init(chip: String?, line: GPIOLineID, kind: Kind = .active, activeLow: Bool = false, consumer: String = "deskpet") throws(HardwareError) {
         let l = try GPIOOutputLine(chip: chip, line: line, activeLow: activeLow, consumer: consumer)
+        try self.init(line: l, name: l.name, kind: kind)
+        // (the GPIO line is released when the buzzer closes)
+    }
+
+    /// A buzzer on any output line (a simulated one in tests): the player's thread drives it.
+    public init(line: OutputLine, name: String, kind: Kind = .active) throws(HardwareError) {
         self.kind = kind
-        lineName = l.name
-        self.line = l
-        player = try PatternPlayer(output: Output(line: l, kind: kind))
+        lineName = name
+        gpioLine = line as? GPIOOutputLine
+        player = try PatternPlayer(output: Output(line: line, kind: kind))
     }
 
     deinit { close() }
@@ -66,7 +72,7 @@ public final class GPIOBuzzer: Sounder {
     /// Silences the buzzer, stops the thread and releases the line. Idempotent.
     public func close() {
         player.close()
-        line.close()
+        gpioLine?.close()
     }
 }
 
@@ -78,8 +84,8 @@ public final class GPIOBuzzer: Sounder {
 /// player thread; the waveform from the hardware.
 public final class PWMBuzzer: Sounder {
     final class Output: PatternOutput {
-        let channel: PWMChannel
-        init(_ channel: PWMChannel) { self.channel = channel }
+        let channel: PWMOutput
+        init(_ channel: PWMOutput) { self.channel = channel }
         func milliseconds(_ step: ToneStep) -> Int { step.ms }
         func begin(_ step: ToneStep) throws(HardwareError) {
             if step.hz > 0 { try channel.set(frequencyHz: step.hz) } else { try channel.disable() }
@@ -92,10 +98,15 @@ public final class PWMBuzzer: Sounder {
     private let player: PatternPlayer<Output>
     public let channelPath: String
 
-    public init(chip: String, channel: Int, sysfs: String = "/sys/class/pwm") throws(HardwareError) {
+    public convenience init(chip: String, channel: Int, sysfs: String = "/sys/class/pwm") throws(HardwareError) {
         let c = try PWMChannel(chip: chip, channel: channel, sysfs: sysfs)
-        channelPath = c.path
-        player = try PatternPlayer(output: Output(c))
+        try self.init(channel: c, path: c.path)
+    }
+
+    /// A buzzer on any PWM output (a simulated one in tests): the player's thread drives it.
+    public init(channel: PWMOutput, path: String) throws(HardwareError) {
+        channelPath = path
+        player = try PatternPlayer(output: Output(channel))
     }
 
     deinit { player.close() }
@@ -106,8 +117,17 @@ public final class PWMBuzzer: Sounder {
     public func close() { player.close() }
 }
 
+/// A PWM output: a square wave at a frequency, or off. Used by one thread at a time (a pattern
+/// player's).
+public protocol PWMOutput: AnyObject {
+    /// Square wave at `frequencyHz`, 50 % duty, enabled.
+    func set(frequencyHz: Int) throws(HardwareError)
+    /// Off.
+    func disable() throws(HardwareError)
+}
+
 /// One PWM channel in sysfs. Used by one thread at a time.
-public final class PWMChannel: @unchecked Sendable {
+public final class PWMChannel: PWMOutput, @unchecked Sendable {
     /// .../pwmchipN/pwmM
     public let path: String
     private var periodNs: UInt64?

@@ -5,8 +5,8 @@ import PetDevice
 /// (docs/sound-and-light.md).
 public final class GPIOIndicator: Indicator {
     final class Output: PatternOutput {
-        let red: GPIOOutputLine, green: GPIOOutputLine?, blue: GPIOOutputLine?
-        init(red: GPIOOutputLine, green: GPIOOutputLine?, blue: GPIOOutputLine?) { self.red = red; self.green = green; self.blue = blue }
+        let red: OutputLine, green: OutputLine?, blue: OutputLine?
+        init(red: OutputLine, green: OutputLine?, blue: OutputLine?) { self.red = red; self.green = green; self.blue = blue }
         func milliseconds(_ step: LightStep) -> Int { step.ms }
         func begin(_ step: LightStep) throws(HardwareError) {
             if let green, let blue {
@@ -23,6 +23,14 @@ public final class GPIOIndicator: Indicator {
     private let player: PatternPlayer<Output>
     private let lines: [GPIOOutputLine]
     public let isRGB: Bool
+
+    /// An LED on any output lines (simulated ones in tests): one line, or red, green and blue.
+    public init(red: OutputLine, green: OutputLine? = nil, blue: OutputLine? = nil) throws(HardwareError) {
+        let rgb = green != nil && blue != nil
+        isRGB = rgb
+        lines = [red, green, blue].compactMap { $0 as? GPIOOutputLine }
+        player = try PatternPlayer(output: Output(red: red, green: rgb ? green : nil, blue: rgb ? blue : nil))
+    }
 
     /// A one-colour LED on `line`. `activeLow`: wired from 3V3 to the pin (lit when low).
     public init(chip: String?, line: GPIOLineID, activeLow: Bool = false, consumer: String = "deskpet") throws(HardwareError) {

@@ -1,40 +1,25 @@
 import PetDevice
 
 /// Finds the board the simulator runs on (`deskpet-sim --board`, a scenario's `start … board=`):
-/// a path to a board file, or the name of a built-in board (boards/sim-*.board, compiled in) or
-/// of a file `boards/<name>.board` in the current folder. docs/boards.md.
+/// PetDevice's `BoardLookup` (a path to a board file, or a name in the board folders or among the
+/// built-in boards, boards/sim-*.board), then the simulator's own check. docs/boards.md.
 public enum SimBoards {
     /// The board `ref` names. A ref with a `/` or ending in `.board` is a path; a relative path is
     /// taken from `baseFile`'s folder when given (a scenario's board is found next to it).
     public static func load(_ ref: String, relativeTo baseFile: String? = nil) throws(ScenarioError) -> Board {
         let board: Board
-        if ref.contains("/") || ref.hasSuffix(".board") {
-            var path = ref
-            if !ref.hasPrefix("/"), let base = baseFile, let slash = base.lastIndex(of: "/") {
-                path = String(base[...slash]) + ref
+        do { board = try BoardLookup.load(ref, relativeTo: baseFile) } catch {
+            switch error {
+            case .noSuchBoard:
+                throw .io(path: ref, message: "no such board: give a path to a .board file or the name of one of "
+                          + Board.builtInNames.joined(separator: ", ") + " (docs/boards.md)")
+            case .unreadable(let e):
+                throw .io(path: e.path, message: "cannot read the board file (missing, unreadable or larger than 64 KiB)")
+            case .invalid(let e): throw .board(e)
             }
-            board = try parseFile(path)
-        } else if let builtIn = try builtIn(ref) {
-            board = builtIn
-        } else if readFile("boards/\(ref).board", limit: BoardParser.maxFileBytes) != nil {
-            board = try parseFile("boards/\(ref).board")
-        } else {
-            throw .io(path: ref, message: "no such board: give a path to a .board file or the name of one of "
-                      + Board.builtInNames.joined(separator: ", ") + " (docs/boards.md)")
         }
         try checkSimulatable(board)
         return board
-    }
-
-    static func builtIn(_ name: String) throws(ScenarioError) -> Board? {
-        do { return try Board.builtIn(named: name) } catch { throw .board(error) }
-    }
-
-    static func parseFile(_ path: String) throws(ScenarioError) -> Board {
-        guard let bytes = readFile(path, limit: BoardParser.maxFileBytes) else {
-            throw .io(path: path, message: "cannot read the board file (missing, unreadable or larger than 64 KiB)")
-        }
-        do { return try BoardParser.parse(bytes: bytes, file: path) } catch { throw .board(error) }
     }
 
     /// The simulator runs any board's display and keys (its buses and pins are not used), except

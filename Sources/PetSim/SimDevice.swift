@@ -9,35 +9,24 @@ import PetUI
 
 /// The simulated board: a virtual clock, scripted buttons (3 buttons, 4 buttons or a 5-way
 /// joystick), a headless panel of any supported display and a buzzer and LED that record —
-/// simulated backends driving the very same `DeviceLoop` (core + journal + gestures + navigator
-/// + screens + panel pipeline) as the device. No app logic lives here: this file only moves the
-/// virtual clock from one deadline of the loop to the next and scripts the buttons.
+/// a `VirtualBoard` (the wiring it shares with the emulated boards) on a simulator board file,
+/// driving the very same `DeviceLoop` (core + journal + gestures + navigator + screens + panel
+/// pipeline) as the device. No app logic lives here.
 ///
 /// Frames are rendered when looked at (a snapshot, `expect screen`, the terminal), not at every
 /// wake-up: the headless panel then receives exactly the bytes a real panel would for that
 /// frame. Dim and sleep are the backlight (`ui.power`), so snapshots and `expect screen` see the
 /// content even when the real panel would be dark.
-public final class SimDevice {
-    public let clock: VirtualClock
-    public let input = ScriptedInput()
+public final class SimDevice: VirtualBoard {
+    /// The headless panel: what the screen shows, decoded from the bytes the loop sent it.
     public let panel: HeadlessPanel
-    public let sounder = RecordingSounder()
-    public let indicator = RecordingIndicator()
-    /// The device loop this board drives.
-    public let loop: DeviceLoop
 
-    /// Virtual wall clock in milliseconds since the epoch (UTC).
-    public var nowMs: Int64 { clock.wallMs }
-    public var now: Instant { loop.now }
-    public var app: PetApp { loop.app }
     /// The frame the screen shows now (rendered and sent to the headless panel when read: the
     /// simulator draws frames when they are looked at).
     public var canvas: Canvas {
         loop.present(evenAsleep: true)
         return loop.canvas
     }
-    /// The display this board has.
-    public let profile: DisplayProfile
     /// The keys this board has and what its gestures mean.
     public var layout: InputLayout { loop.layout }
     /// The navigation state machine (screens, cursor, idle/dim/sleep, toasts, reminder overlay).
@@ -63,6 +52,8 @@ public final class SimDevice {
     /// screen shows for a few seconds or until a press (`boot: false`: straight to home, as
     /// scenarios start: the pet is already running). `frameIntervalMs`: animate at that rate
     /// while the screen is on (the interactive terminal); nil renders only when looked at.
+    /// The board is a simulator board of `profile` and `layout` (`Board.simulator`): a headless
+    /// panel, scripted keys, a buzzer and LED that record.
     public init(dbPath: String?, start: Instant, zone: String, dayStart: Int = 3,
                 options: EventStore.Options = EventStore.Options(),
                 profile: DisplayProfile = .square240, layout: InputLayout = .threeButtons,
@@ -70,20 +61,16 @@ public final class SimDevice {
                 link: PhoneLink? = nil, linkService: LinkServing? = nil) throws(AppError) {
         self.dbPath = dbPath
         self.options = options
-        self.profile = profile
         let store: EventStore
         do throws(StoreError) {
             if let dbPath { store = try EventStore(path: dbPath, options: options) }
             else { store = try EventStore.inMemory(options: options) }
         } catch { throw .store(error) }
-        let app = try PetApp(store: store, now: start, zone: zone, dayStartHour: dayStart)
-        clock = VirtualClock(wallMs: TimeRange.milliseconds(max(start, app.state.now)))
-        panel = HeadlessPanel(profile: profile)
-        let hardware = Hardware(clock: clock, inputs: [input], panel: panel, sounder: sounder, indicator: indicator, link: link)
-        loop = DeviceLoop(app: app, hardware: hardware, profile: profile, layout: layout, debounceMs: debounceMs,
-                          boot: boot, presentsEagerly: false, frameIntervalMs: frameIntervalMs)
-        loop.link = linkService
-        try loop.step()
+        let parts = SimulatedParts()
+        panel = parts.headlessPanel(for: profile)
+        try super.init(board: .simulator(profile: profile, layout: layout, debounceMs: debounceMs), parts: parts,
+                       store: store, start: start, zone: zone, dayStart: dayStart, boot: boot, presentsEagerly: false,
+                       frameIntervalMs: frameIntervalMs, link: link, linkService: linkService)
         render()
     }
 
@@ -94,14 +81,6 @@ public final class SimDevice {
     /// that stays on does.
     public func run(until t: Instant) throws(AppError) {
         try run(untilMs: TimeRange.milliseconds(t))
-    }
-
-    public func run(forMs ms: Int64) throws(AppError) {
-        try run(untilMs: nowMs.addingReportingOverflow(max(0, ms)).partialValue)
-    }
-
-    func run(untilMs target: Int64) throws(AppError) {
-        try loop.run(on: clock, untilMs: target)
     }
 
     /// The device is off for `seconds`, then boots: the journal is reopened and time catches up
@@ -159,45 +138,6 @@ public final class SimDevice {
             _ = poll(&p, 1, max(0, ms))
         }
         try loop.step()
-    }
-
-    // MARK: - Buttons
-
-    /// Feeds one button edge at the current virtual time (the loop wakes for it, as for a
-    /// readable GPIO descriptor). Keys this board does not have do nothing.
-    public func edge(_ b: Button, pressed: Bool) throws(AppError) {
-        input.push(InputEdge(b, pressed: pressed, ns: clock.monotonicNs))
-        try loop.step()
-    }
-
-    /// Lets `ms` pass with buttons as they are (long presses become due).
-    public func wait(ms: Int64) throws(AppError) {
-        try run(forMs: ms)
-    }
-
-    public func press(_ b: Button) throws(AppError) {
-        try edge(b, pressed: true); try wait(ms: 100); try edge(b, pressed: false); try wait(ms: 400)
-    }
-
-    public func hold(_ b: Button) throws(AppError) {
-        try edge(b, pressed: true); try wait(ms: 800); try edge(b, pressed: false); try wait(ms: 400)
-    }
-
-    public func doubleTap(_ b: Button) throws(AppError) {
-        try edge(b, pressed: true); try wait(ms: 80); try edge(b, pressed: false); try wait(ms: 120)
-        try edge(b, pressed: true); try wait(ms: 80); try edge(b, pressed: false); try wait(ms: 400)
-    }
-
-    public func chord() throws(AppError) {
-        try edge(.a, pressed: true); try wait(ms: 20); try edge(.c, pressed: true); try wait(ms: 150)
-        try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
-    }
-
-    /// A and C held together for 3.2 s (the factory-reset confirmation).
-    public func chordHold() throws(AppError) {
-        try edge(.a, pressed: true); try wait(ms: 20); try edge(.c, pressed: true)
-        try wait(ms: 3200)
-        try edge(.a, pressed: false); try edge(.c, pressed: false); try wait(ms: 400)
     }
 
     // MARK: - Display

@@ -43,6 +43,8 @@ public final class EventStore {
     /// The database file path (":memory:" for in-memory stores).
     public let path: String
     private var connection: Connection?
+    /// This process's share of the journal's writer lock (none in memory or read-only).
+    private var writerLock: WriterLock?
 
     /// Opens the DeskPet database at `path`, creating it if missing and
     /// upgrading its schema if older. A file that is not a DeskPet database
@@ -61,15 +63,75 @@ public final class EventStore {
     /// databases at an older schema version.
     init(path: String, options: Options, schemaVersion target: Int) throws(StoreError) {
         self.path = path
-        self.connection = try Self.openValidated(path: path, options: options, target: target)
+        (self.connection, self.writerLock) = try Self.openValidated(path: path, options: options, target: target)
     }
 
-    deinit { connection?.close() }
+    private init(path: String, connection: Connection) {
+        self.path = path
+        self.connection = connection
+    }
 
-    /// Closes the database. Further calls throw `.closed`. Idempotent.
+    /// Opens an existing DeskPet database only to read it (`deskpet export`): nothing is written,
+    /// not even a migration or the file's mode, so it works on a read-only file or folder and
+    /// while the daemon runs (no writer lock). Refused like `init(path:)` (foreign, newer, corrupt),
+    /// and also when the schema is older than this build's: upgrading it would write.
+    public static func openReadOnly(path: String, options: Options = Options()) throws(StoreError) -> EventStore {
+        switch FileProbe.probe(path: path) {
+        case .notSQLite, .newDatabase: throw .notADatabase(path: path)
+        case .truncatedHeader: throw .corrupt(path: path, detail: "file ends inside the 100-byte SQLite header")
+        case .sqliteHeader, .unreadable: break
+        }
+        do throws(StoreError) {
+            return try openReadOnly(path: path, options: options, immutable: false)
+        } catch let .sqlite(_, code, _) where code == SQLITE_READONLY_DIRECTORY_CODE && access(path + "-wal", F_OK) != 0 {
+            // A WAL database in a read-only folder with no -wal or -shm beside it (SQLite cannot
+            // create them): nobody can be writing it (a writer needs them), so the file alone holds
+            // everything, and it is read as immutable.
+            return try openReadOnly(path: path, options: options, immutable: true)
+        }
+    }
+
+    private static let SQLITE_READONLY_DIRECTORY_CODE: Int32 = 8 | (6 << 8)
+
+    private static func openReadOnly(path: String, options: Options, immutable: Bool) throws(StoreError) -> EventStore {
+        var name = path, flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        if immutable {
+            var escaped = ""
+            for c in path.unicodeScalars {
+                switch c {
+                case "%": escaped += "%25"
+                case "?": escaped += "%3f"
+                case "#": escaped += "%23"
+                default: escaped.unicodeScalars.append(c)
+                }
+            }
+            name = "file:" + escaped + "?immutable=1"
+            flags |= SQLITE_OPEN_URI
+        }
+        let conn = try Connection.open(path: name, flags: flags)
+        do throws(StoreError) {
+            try inspect(conn, path: path, options: options, target: Schema.latestVersion)
+            let version = try conn.scalarInt("PRAGMA user_version", "read user_version") ?? 0
+            guard version == Int64(Schema.latestVersion) else {
+                throw StoreError.cannotOpen(path: path, code: SQLITE_READONLY,
+                                            message: "schema version \(version) must be upgraded to \(Schema.latestVersion) first, which writes (start the daemon once)")
+            }
+        } catch {
+            conn.close()
+            throw error
+        }
+        return EventStore(path: path, connection: conn)
+    }
+
+    deinit { connection?.close(); writerLock?.release() }
+
+    /// Closes the database (and gives back this store's share of the writer lock). Further calls
+    /// throw `.closed`. Idempotent.
     public func close() {
         connection?.close()
         connection = nil
+        writerLock?.release()
+        writerLock = nil
     }
 
     private func live() throws(StoreError) -> Connection {
@@ -312,8 +374,9 @@ public final class EventStore {
     /// Opens `path`, refuses anything that is not a healthy DeskPet database
     /// of a supported version, then configures and migrates it. Nothing is
     /// written to the file until all checks have passed.
-    private static func openValidated(path: String, options: Options, target: Int) throws(StoreError) -> Connection {
+    private static func openValidated(path: String, options: Options, target: Int) throws(StoreError) -> (Connection, WriterLock?) {
         let inMemory = path == ":memory:"
+        var lock: WriterLock?
         if !inMemory {
             switch FileProbe.probe(path: path) {
             case .notSQLite:
@@ -340,6 +403,8 @@ public final class EventStore {
             case .unreadable:
                 break  // let SQLite report the precise reason
             }
+            // One writing process per journal, before SQLite opens (and may recover) anything.
+            lock = try WriterLock.acquire(path: path)
         }
 
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -349,21 +414,24 @@ public final class EventStore {
             try configure(conn, inMemory: inMemory, options: options)
             try migrate(conn, path: path, to: target)
             if !inMemory { makePrivate(path) }
-            return conn
+            return (conn, lock)
         } catch {
             conn.close()
+            lock?.release()
             throw error
         }
     }
 
-    /// Journal files are the owner's: the database, its -wal and -shm are made 0600 (files from
-    /// older builds were 0644). Only after every check passed: a refused file is left as it was.
+    /// Journal files are the owner's: the group and other bits of the database, its -wal and -shm
+    /// are cleared (files from older builds were 0644 → 0600). Only bits are cleared, never one
+    /// added: a read-only journal (0444) becomes 0400, still read-only. Only after every check
+    /// passed: a refused file is left as it was.
     static func makePrivate(_ path: String) {
         for file in [path, path + "-wal", path + "-shm"] {
             var st = stat()
             guard stat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_mode & 0o077 != 0,
                   st.st_uid == geteuid() else { continue }
-            _ = chmod(file, 0o600)
+            _ = chmod(file, st.st_mode & 0o7700)
         }
     }
 

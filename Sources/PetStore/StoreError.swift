@@ -22,6 +22,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(String)
     /// The store was used after `close()`.
     case closed
+    /// Another process writes this journal (its writer lock is held), or the lock cannot be
+    /// taken. Nothing was opened or changed.
+    case locked(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -45,6 +48,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "PetStore: invalid argument: \(what)"
         case .closed:
             return "PetStore: the store was used after close()"
+        case let .locked(path, detail):
+            return "PetStore: journal '\(path)' is in use: \(detail)"
         }
     }
 }

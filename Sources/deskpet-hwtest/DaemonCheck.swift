@@ -295,7 +295,7 @@ extension Picture {
     var canvas: Canvas { var c = Canvas(width: width, height: height); c.pixels = pixels; return c }
 }
 
-/// `guest-frame --board FILE --source PATH (--pid PID --data DIR [--screen S[,S]] | --blank)`: with a running
+/// `guest-frame --board BOARD --source PATH (--pid PID --data DIR [--screen S[,S]] | --blank)`: with a running
 /// daemon, dump → read the panel → dump; the two dumps must agree (else the daemon drew in
 /// between: again, up to 8 times) and the panel must equal them. With `--blank` (the daemon has
 /// stopped): the panel must be black (white on e-paper).
@@ -303,8 +303,9 @@ func guestFrame(_ args: inout [String]) throws -> Int32 {
     guard let boardPath = option("--board", &args), let source = option("--source", &args) else {
         throw UsageError(description: "guest-frame --board FILE --source /dev/fb0|DEBUGFS-LOG (--pid PID --data DIR | --blank)")
     }
-    guard let text = readFile(boardPath) else { throw UsageError(description: "\(boardPath): cannot read") }
-    let board = try BoardParser.parse(bytes: text, file: boardPath)
+    // The board as the daemon finds it (a path or a name: BoardLookup).
+    let board: Board
+    do { board = try BoardLookup.load(boardPath) } catch { throw UsageError(description: "\(error)") }
     var check = DaemonFrameCheck(board: board, source: source)
     let start = monotonicMs()
     if flag("--blank", &args) {

@@ -20,6 +20,11 @@ Usage:
   deskpet-sim export-journal DB [FILE]  every row of a journal exactly as stored (JSON, mode 0600;
                                     stdout without FILE), also when a row can't be read (recovery
                                     mode, docs/storage.md: the row is named on stderr)
+  deskpet-sim --web PORT            the device headless in real time, serving the companion web app
+                                    and its WebSocket on http://127.0.0.1:PORT/ (docs/companion.md);
+                                    prints 'pairing code: NNNNNN' when the screen shows one; the
+                                    journal is --data DIR/deskpet.db (default --out DIR/web/), kept:
+                                    a restart continues it
   deskpet-sim pictures              the README pictures: main screens on two display sizes and a GIF,
                                     into --out (tools/readme-pictures.sh writes docs/images/)
 
@@ -31,7 +36,15 @@ Options:
                   lets real time pass serving it; the pairing code on the screen is printed) or
                   while you play (the pairing code shows on the status line). TCP is loopback only unless
                   --link-remote is given too.
-  --link-remote   allow a --link tcp: address other machines can reach
+  --link-remote   allow a --link tcp: address other machines can reach (and --web HOST:PORT)
+  --web-root DIR  --web: the web app's folder (default: the repository's web/ found above the
+                  executable or in the current folder, else /usr/share/deskpet/web)
+  --web-origin O  --web: also let pages from origin O (https://host[:port]) open the WebSocket,
+                  e.g. a hosted copy of the app; repeatable. http://localhost:PORT and
+                  http://127.0.0.1:PORT always may; any other origin is refused (403)
+  --data DIR      --web: the journal's folder (DIR/deskpet.db; created 0700; default OUT/web)
+  --screen-text F --web: write the screen's text (one run a line) to F whenever it changes
+  --zone Z        --web: the pet's time zone for a new journal (default UTC)
   --verbose, -v   print every step as it runs
   --quiet, -q     print only failures
   --board B       the board to simulate: a board file (boards/*.board, docs/boards.md) or the name
@@ -67,6 +80,10 @@ var scale: Int?
 var layout: InputLayout?
 var speed: Int64 = 1
 var boardRef: String?
+var web = WebServe.Options()
+var webAddress: String?
+var webRootGiven = false
+var webData: String?
 @MainActor func value(_ name: String) -> String {
     guard i + 1 < args.count else { printError("deskpet-sim: \(name) needs a value (see --help)\n"); exit(2) }
     i += 1
@@ -82,7 +99,13 @@ while i < args.count {
     case "--quiet", "-q": options.quiet = true
     case "--in-memory": options.inMemory = true
     case "--link": options.link = value(a)
-    case "--link-remote": options.linkRemote = true
+    case "--link-remote": options.linkRemote = true; web.allowRemote = true
+    case "--web": webAddress = value(a)
+    case "--web-root": web.webRoot = value(a); webRootGiven = true
+    case "--web-origin": web.origins.append(value(a))
+    case "--screen-text": web.screenText = value(a)
+    case "--zone": web.zone = value(a)
+    case "--data": webData = value(a)
     case "--print": printDemo = true
     case "--interactive", "-i": interactive = true
     case "--gif": gifPath = value(a)
@@ -118,11 +141,19 @@ while i < args.count {
 
 func emit(_ s: String) { print(s); flushOutput() }
 
+/// Set by SIGINT/SIGTERM: `--web` stops serving and closes the journal.
+nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
+let stopServing: @convention(c) (Int32) -> Void = { _ in stopRequested = 1 }
+
 if boardRef != nil && (!displays.isEmpty || layout != nil) {
     printError("deskpet-sim: --board names the display and the keys: leave out --display and --buttons\n"); exit(2)
 }
 
-let mode = interactive ? "interactive" : (positional.first ?? "demo")
+if webAddress == nil && (webData != nil || web.screenText != nil || !web.origins.isEmpty || webRootGiven) {
+    printError("deskpet-sim: --data, --web-root, --web-origin and --screen-text go with --web PORT\n"); exit(2)
+}
+
+let mode = webAddress != nil ? "web" : interactive ? "interactive" : (positional.first ?? "demo")
 let files = interactive ? positional : Array(positional.dropFirst())
 do {
     let board = try boardRef.map { ref throws(ScenarioError) in try SimBoards.load(ref) }
@@ -150,6 +181,25 @@ do {
         try session.run()
         let s = session.simDevice.app.state
         emit("DeskPet: \(s.pet.name) — coins \(s.coins), level \(s.level), streak \(s.streak) (the journal was in memory)")
+    case "web":
+        guard positional.isEmpty, !interactive else { printError("deskpet-sim: --web takes no command or scenario (see --help)\n"); exit(2) }
+        web.address = webAddress ?? "8080"
+        web.dataDir = webData ?? options.outDir + "/web"
+        web.verbose = options.verbose
+        if let b = board { web.profile = b.profile; web.layout = b.layout } else {
+            if let d = displays.first { web.profile = d }
+            if let l = layout { web.layout = l }
+        }
+        if !webRootGiven { web.webRoot = WebServe.defaultWebRoot() }
+        let server = try WebServe(options: web, print: emit)
+        emit("web: serving \(server.url) (app: \(server.link.options.webRoot ?? "none found: /link only")) and \(server.socketURL)")
+        emit("journal: \(server.database)")
+        signal(SIGINT, stopServing)
+        signal(SIGTERM, stopServing)
+        try server.run { stopRequested != 0 }
+        server.link.close()
+        server.device.app.store.close()
+        emit("web: stopped")
     case "pictures":
         let profiles = board.map { [$0.profile] } ?? (displays.isEmpty ? [DisplayProfile.square240, .wide320] : displays)
         // The README pictures show a made-up household, not the owner's data: readable by all.

@@ -13,10 +13,12 @@ import PetUI
 // file names. docs/daemon.md.
 
 let usage = """
-deskpet: the DeskPet device daemon — the pet on a real board (buttons, display, buzzer, LED).
+deskpet: the DeskPet device daemon — the pet on a real board (buttons, display, buzzer, LED),
+or headless on a simulator board (sim-240x240, …: no devices; the link and SIGUSR1 frame dumps work).
 
 Usage:
   deskpet run --board BOARD [--data DIR] [--zone AREA/CITY] [--fps N] [--link ADDR]... [--link-remote]
+              [--web HOST:PORT [--web-root DIR] [--web-origin ORIGIN]...]
   deskpet check --board BOARD
   deskpet export [--data DIR] [FILE]
   deskpet boards
@@ -31,11 +33,13 @@ Commands:
            with what to do about it.
   export   writes every journal row exactly as stored (JSON, mode 0600; stdout without FILE), also
            when a row can't be read (recovery mode, docs/storage.md)
-  boards   lists the board files found (BOARD can be a path or one of these names).
+  boards   lists the board files found and the built-in simulator boards (BOARD can be a path or
+           one of these names).
 
 Options:
   --board BOARD   a board file (boards/*.board) or its name; names are looked up in ./boards,
-                  /etc/deskpet/boards and /usr/share/deskpet/boards
+                  /etc/deskpet/boards and /usr/share/deskpet/boards, then among the built-in
+                  simulator boards (sim-240x240, …), which run headless
   --data DIR      where the journal lives (default /var/lib/deskpet; created owner-only)
   --zone ZONE     the time zone of a new pet (default: the system's, from /etc/localtime)
   --fps N         animation frames per second while the screen is on (default 10; 0 = none;
@@ -45,7 +49,11 @@ Options:
                   (default unix:DATA/link.sock, owner-only). Repeat it to serve several at once
                   (--link ble --link unix:/run/deskpet.sock). TCP listens on loopback only unless
                   --link-remote is given too. BLE needs bluetoothd stopped and CAP_NET_ADMIN
-  --link-remote   allow --link tcp: on an address other machines can reach
+  --link-remote   allow --link tcp: (and --web) on an address other machines can reach
+  --web ADDR      also serve the companion web app and its WebSocket on ADDR (127.0.0.1:PORT;
+                  docs/companion.md): the same phone protocol, for a browser on this machine
+  --web-root DIR  the web app's folder (default /usr/share/deskpet/web; none: /link only)
+  --web-origin O  also let pages from origin O (https://host) open the WebSocket; repeatable
 
 Logs go to stderr (with journald priorities under systemd) and never contain personal text.
 SIGUSR1 (debugging, tests): writes what the panel shows to DATA/frame.dump (docs/kernel-loop.md).
@@ -68,6 +76,7 @@ if args.contains("--version") { print("deskpet \(version)"); exit(0) }
 let command = args.removeFirst()
 var positionalArgs: [String] = []
 var boardArg: String?, dataDir = "/var/lib/deskpet", zoneArg: String?, fps = 10, linkArgs: [String] = [], linkRemote = false
+var webArg: String?, webRootArg: String?, webOrigins: [String] = []
 while !args.isEmpty {
     let a = args.removeFirst()
     func value() -> String {
@@ -85,6 +94,9 @@ while !args.isEmpty {
         }
         linkArgs.append(v)
     case "--link-remote": linkRemote = true
+    case "--web": webArg = value()
+    case "--web-root": webRootArg = value()
+    case "--web-origin": webOrigins.append(value())
     case "--fps":
         let v = value()
         guard let n = Int(v), (0...60).contains(n) else { fail("--fps \(v): a number from 0 to 60", status: 2) }
@@ -95,19 +107,16 @@ while !args.isEmpty {
     }
 }
 
-let boardFolders = ["boards", "/etc/deskpet/boards", "/usr/share/deskpet/boards"]
-
+/// The board `--board` names: a path, or a name in BoardLookup's search path (./boards,
+/// /etc/deskpet/boards, /usr/share/deskpet/boards) or among the built-in simulator boards.
 func loadBoard(_ arg: String) -> Board {
-    var path: String?
-    if arg.contains("/") || arg.hasSuffix(".board") { path = arg }
-    else { path = boardFolders.map { "\($0)/\(arg).board" }.first { access($0, R_OK) == 0 } }
-    guard let path else {
-        if let b = try? Board.builtIn(named: arg) { return b }
-        fail("no board named '\(arg)' in \(boardFolders.joined(separator: ", ")) (deskpet boards lists them)", status: 2)
+    do { return try BoardLookup.load(arg) } catch {
+        switch error {
+        case .noSuchBoard(let name, let searched):
+            fail("no board named '\(name)' in \(searched.joined(separator: ", ")) (deskpet boards lists them)", status: 2)
+        case .unreadable, .invalid: fail("\(error)", status: 2)
+        }
     }
-    let bytes: [UInt8]
-    do { bytes = try readRegularFile(path, limit: 1 << 20) } catch { fail("board file \(error)", status: 2) }
-    do { return try BoardParser.parse(bytes: bytes, file: path) } catch { fail("\(error)", status: 2) }
 }
 
 /// The system's zone: /etc/localtime's link target (…/zoneinfo/Area/City), else TZ, else UTC.
@@ -125,17 +134,8 @@ func systemZone() -> String {
 
 switch command {
 case "boards":
-    for folder in boardFolders {
-        guard let dir = opendir(folder) else { continue }
-        var names: [String] = []
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".board") { names.append(String(name.dropLast(6))) }
-        }
-        closedir(dir)
-        for n in names.sorted() { print("\(n)\t\(folder)/\(n).board") }
-    }
-    for n in Board.builtInNames { print("\(n)\t(built in: simulator board, for deskpet-sim)") }
+    for (name, path) in BoardLookup.files() { print("\(name)\t\(path)") }
+    for n in Board.builtInNames { print("\(n)\t(built in: simulator board, headless)") }
     exit(0)
 case "export":
     // The journal's rows exactly as stored (docs/storage.md, recovery mode): works whether or not
@@ -146,8 +146,9 @@ case "export":
     do {
         let (problem, bytes) = try JournalRecovery.exportJournal(at: journalPath)
         if let problem { log.warning("export: journal " + (problem.seq.map { "row \($0)" } ?? "rows") + " can't be read: \(problem.detail)") }
-        if let file = positionalArgs.first { try writeFile(file, bytes, mode: 0o600); log.info("exported the journal's rows to \(file)") }
-        else { print(String(decoding: bytes, as: UTF8.self)) }
+        // Only a regular file (or a new one) or standard output, every write checked (docs/export.md).
+        try ExportDestination.write(positionalArgs.first == nil ? bytes + [0x0A] : bytes, to: positionalArgs.first)
+        if let file = positionalArgs.first { log.info("exported the journal's rows to \(file)") }
     } catch { fail("export: \(error)") }
     exit(0)
 case "check":
@@ -180,6 +181,8 @@ guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText(
 let clock = SystemClock()
 var hardware: Hardware
 do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
+// The phone may set the system clock (time.set; refused without CAP_SYS_TIME).
+hardware.settableClock = clock
 // Only now that the board's devices opened: a refused start leaves nothing behind.
 do { try makePrivateDirectory(dataDir) } catch { fail("data folder: \(error)") }
 
@@ -255,6 +258,19 @@ for address in linkAddresses {
         do { transports.append(try SocketLink(parsing: address, allowRemote: linkRemote)) } catch { fail("--link \(address): \(error)", status: 2) }
     }
 }
+// The companion web app and its WebSocket (docs/companion.md): one more transport.
+if let webArg {
+    var o = WebLink.Options()
+    o.allowRemote = linkRemote
+    o.origins = webOrigins
+    o.webRoot = webRootArg ?? (access("/usr/share/deskpet/web/index.html", R_OK) == 0 ? "/usr/share/deskpet/web" : nil)
+    do {
+        let web = try WebLink(parsing: webArg, options: o)
+        web.log = { log.info($0) }
+        transports.append(web)
+        log.info("web app on http://\(web.host):\(web.port)/ (files: \(o.webRoot ?? "none")), WebSocket /link")
+    } catch { fail("--web \(webArg): \(error)", status: 2) }
+}
 if transports.count == 1 { hardware.link = transports[0] }
 else if transports.count > 1 {
     do { hardware.link = try MultiLink(transports) } catch { fail("--link: \(error)") }
@@ -292,7 +308,14 @@ var reported = 0
 var pairingsLogged = 0
 var keysLogged = ble?.adapter.keys.longTermKeys.count ?? 0
 loop.externalDeadlineMs = { pingEveryMs == nil ? nil : nextPingMs }
+// A simulator board runs headless: the log is its screen, so the pairing code the screen shows is
+// written there (on a real board the code is only ever on the panel).
+var shownPairingCode: String?
 loop.onWake = {
+    if board.isSimulator, loop.ui.pairingCode != shownPairingCode {
+        shownPairingCode = loop.ui.pairingCode
+        if let code = shownPairingCode { log.info("pairing code (headless simulator board): \(code)") }
+    }
     if let every = pingEveryMs, clock.wallMs >= nextPingMs {
         try? notify.send(.watchdog)
         nextPingMs = clock.wallMs + every

@@ -50,8 +50,9 @@ final class Ctl {
     func connect(resume: Bool = false, quiet: Bool = false) throws(CtlError) -> LinkClient? {
         let token = try token()
         let addr = try address()
+        let seen = try state.lastSeq()
         let client: LinkClient
-        do { client = try addr.open(timeoutSeconds: timeout, lastSeq: state.lastSeq()) }
+        do { client = try addr.open(timeoutSeconds: timeout, lastSeq: seen) }
         catch .unreachable(let a, let reason) { if !quiet { err("device unreachable at \(a): \(reason)") }; return nil }
         catch .bluetooth(let e) { throw CtlError(code: Self.exitCode(e), message: e.description) }
         catch { throw CtlError(code: Exit.link, message: error.description) }
@@ -157,7 +158,7 @@ final class Ctl {
     }
 
     func saveSeq(_ client: LinkClient) throws(CtlError) {
-        if client.lastSeq > state.lastSeq() { try state.saveLastSeq(client.lastSeq) }
+        if client.lastSeq > (try state.lastSeq()) { try state.saveLastSeq(client.lastSeq) }
     }
 }
 

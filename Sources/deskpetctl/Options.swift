@@ -90,7 +90,7 @@ struct StateDir {
 
     func pairing() throws(CtlError) -> Pairing? {
         let text: String?
-        do { text = try StateFile.read(tokenPath) } catch { throw CtlError(code: Exit.files, message: error.description) }
+        do { text = try StateFile.read(tokenPath, limit: StateFile.tokenLimit) } catch { throw CtlError(code: Exit.files, message: error.description) }
         guard let text else { return nil }
         guard let p = try? JSONDecoder().decode(Pairing.self, from: Data(text.utf8)) else {
             throw CtlError(code: Exit.files, message: "\(tokenPath): not a deskpetctl token file")
@@ -110,9 +110,17 @@ struct StateDir {
 
     func removePairing() { unlink(tokenPath); unlink(seqPath) }
 
-    func lastSeq() -> Int64 {
-        guard let t = try? StateFile.read(seqPath) else { return 0 }
-        return t.split(whereSeparator: { $0 == "\n" || $0 == " " }).first.flatMap { Int64($0) } ?? 0
+    /// The last event sequence number seen (0 without the file). A file that is not a regular
+    /// file within `StateFile.lastSeqLimit`, or does not hold one number ≥ 0, is an error.
+    func lastSeq() throws(CtlError) -> Int64 {
+        let text: String?
+        do { text = try StateFile.read(seqPath, limit: StateFile.lastSeqLimit) } catch { throw CtlError(code: Exit.files, message: error.description) }
+        guard let text else { return 0 }
+        let words = text.split(whereSeparator: { $0 == "\n" || $0 == " " })
+        guard words.count == 1, let n = Int64(words[0]), n >= 0 else {
+            throw CtlError(code: Exit.files, message: "\(seqPath): not a sequence number (one whole number ≥ 0)")
+        }
+        return n
     }
 
     func saveLastSeq(_ s: Int64) throws(CtlError) {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PetLink
+import PetDevice
 
 // deskpetctl: the phone stand-in (docs/deskpetctl.md). Talks the phone protocol
 // (docs/protocol.md) over TCP or a Unix socket, keeps its token and an offline queue in a
@@ -227,9 +228,13 @@ func unpair(_ ctl: Ctl) throws(CtlError) -> Int32 {
 func batch(_ ctl: Ctl, _ a: Args) throws(CtlError) -> Int32 {
     guard a.positional.count == 1 else { throw .usage("batch needs FILE or -") }
     var text = ""
-    if a.positional[0] == "-" { while let l = readLine() { text += l + "\n" } }
-    else {
-        do { guard let t = try StateFile.read(a.positional[0]) else { throw CtlError(code: Exit.files, message: "\(a.positional[0]): no such file") }; text = t }
+    if a.positional[0] == "-" {
+        while let l = readLine() {
+            text += l + "\n"
+            guard text.utf8.count <= StateFile.batchLimit else { throw CtlError(code: Exit.files, message: "standard input: more than the \(StateFile.batchLimit) bytes a batch may hold") }
+        }
+    } else {
+        do { guard let t = try StateFile.read(a.positional[0], limit: StateFile.batchLimit) else { throw CtlError(code: Exit.files, message: "\(a.positional[0]): no such file") }; text = t }
         catch let e as ClientStateError { throw CtlError(code: Exit.files, message: e.description) } catch let e as CtlError { throw e } catch { throw CtlError(code: Exit.files, message: "\(error)") }
     }
     struct Line: Decodable { var name: String; var fields: [String: String]?; var id: String? }
@@ -250,10 +255,15 @@ func batch(_ ctl: Ctl, _ a: Args) throws(CtlError) -> Int32 {
 func export(_ ctl: Ctl, _ a: Args) throws(CtlError) -> Int32 {
     guard a.positional.count <= 1 else { throw .usage("export takes at most FILE") }
     let text = try exportText(ctl)
+    // Only a regular (or new) FILE, or standard output with every write checked (docs/export.md).
     if let file = a.positional.first {
+        do throws(FileError) { try ExportDestination.check(file) } catch { throw CtlError(code: Exit.files, message: error.description) }
         do { try StateFile.writeAtomically(file, Array(text.utf8)) } catch { throw CtlError(code: Exit.files, message: error.description) }
         out("exported \(text.utf8.count) bytes to \(file)")
-    } else { out(text) }
+    } else {
+        do throws(FileError) { try ExportDestination.writeStandardOutput(Array((text + "\n").utf8)) }
+        catch { throw CtlError(code: Exit.files, message: error.description) }
+    }
     return Exit.ok
 }
 

@@ -246,4 +246,73 @@ final class TimeRangeTests: XCTestCase {
         XCTAssertGreaterThan(outOfRange, 100)
         h.assertReplayEqualsLive()
     }
+
+    // MARK: - The device's own instants near the end of time
+
+    /// Every event of the journal as the device stores and replays it: JSON, and reading an
+    /// `Instant` back refuses one outside the range. Fails naming the first event replay refuses.
+    func assertStoredJournalReplays(_ h: Harness, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for e in h.journal {
+            do {
+                _ = try JSONDecoder().decode(EventKind.self, from: try JSONEncoder().encode(e.kind))
+            } catch {
+                XCTFail("\(what): a stored '\(e.kind.type)' event cannot be replayed: \(error)", file: file, line: line)
+                return
+            }
+        }
+        h.assertReplayEqualsLive(file: file, line: line)
+    }
+
+    func testAHabitAddedDaysBeforeTheEndBecomesEditableAtTheLatestInstant() {
+        var h = Harness(zone: "UTC", at: "9999-12-20 08:00")
+        h.ok("habit.add", ["habit": "h", "text": "Water"])
+        XCTAssertEqual(h.state.habits.habits["h"]?.editableFrom, TimeRange.latest)
+        h.refuse("habit.edit", ["habit": "h", "text": "Tea"], .state("habit", "h"))
+        assertStoredJournalReplays(h, "habit.add on 9999-12-20")
+        // 14 days earlier nothing is clamped.
+        var early = Harness(zone: "UTC", at: "9999-12-17 08:00")
+        early.ok("habit.add", ["habit": "h", "text": "Water"])
+        XCTAssertEqual(early.state.habits.habits["h"]?.editableFrom, early.t("9999-12-31 08:00"))
+    }
+
+    func testARecurringTaskWhoseNextOccurrenceWouldPassTheEndEndsItsSeries() {
+        // Completed on the last day east of UTC: the next occurrence (10000-01-01) is not created.
+        var h = Harness(zone: "Asia/Tokyo", at: "9999-12-31 08:00")
+        h.ok("task.create", ["task": "t", "title": "T", "due": "today 21:00", "repeat": "daily"])
+        h.ok("task.complete", ["task": "t"])
+        XCTAssertEqual(h.state.tasks.count, 1, "no occurrence after the latest instant")
+        assertStoredJournalReplays(h, "daily task completed on 9999-12-31 in Tokyo")
+
+        // Missed: the day close of 9999-12-31 in Tokyo (9999-12-31 18:00 UTC) spawns nothing.
+        var missed = Harness(zone: "Asia/Tokyo", at: "9999-12-31 08:00")
+        missed.ok("task.create", ["task": "t", "title": "T", "due": "today 09:00", "repeat": "daily",
+                                  "reminders": "today 08:30"])
+        missed.advance(to: TimeRange.latest)
+        XCTAssertEqual(missed.state.tasks["t"]?.state, .missed)
+        XCTAssertNil(missed.state.tasks["t"]?.spawnedID)
+        assertStoredJournalReplays(missed, "daily task missed at the last day close in Tokyo")
+
+        // Weekly: the close of 9999-12-28 would spawn 10000-01-04.
+        for zone in ["Asia/Tokyo", "Pacific/Kiritimati", "UTC", "America/New_York"] {
+            var weekly = Harness(zone: zone, at: "9999-12-27 08:00")
+            let weekday = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][weekly.clock.local(weekly.now).date.weekday]
+            weekly.ok("task.create", ["task": "w", "title": "W", "due": "today 21:00", "repeat": "weekly:\(weekday)"])
+            weekly.advance(to: TimeRange.latest)
+            XCTAssertEqual(weekly.state.tasks.count, 1, zone)
+            assertStoredJournalReplays(weekly, "weekly task in \(zone)")
+        }
+        // An occurrence that still fits is created as before.
+        var fits = Harness(zone: "Asia/Tokyo", at: "9999-12-30 08:00")
+        fits.ok("task.create", ["task": "t", "title": "T", "due": "today 09:00", "repeat": "daily"])
+        fits.ok("task.complete", ["task": "t"])
+        XCTAssertEqual(fits.state.tasks.count, 2)
+        assertStoredJournalReplays(fits, "daily task completed on 9999-12-30")
+    }
+
+    func testAFocusSessionThatWouldEndAfterTheLatestInstantIsRefused() {
+        var h = Harness(zone: "UTC", at: "9999-12-31 23:30")
+        h.refuse("focus.start", ["minutes": "45"], .field("minutes"))
+        h.ok("focus.start", ["minutes": "25"])
+        assertStoredJournalReplays(h, "focus.start 30 min before the end")
+    }
 }

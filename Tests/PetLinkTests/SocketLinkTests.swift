@@ -93,6 +93,41 @@ final class SocketLinkTests: XCTestCase {
         XCTAssertNotEqual(access(path, F_OK), 0, "the socket file is removed")
     }
 
+    func testTheSocketOfARunningDeviceIsNeverReplacedAndAStaleOneIs() throws {
+        dir = try makeTemporaryDirectory("link-unix-twice")
+        let path = dir!.appendingPathComponent("pet.sock").path
+        let (sim, link, _) = try device("unix:\(path)")
+        var before = stat()
+        XCTAssertEqual(stat(path, &before), 0)
+        // A second device on the same path is refused, and the first one's socket stays.
+        XCTAssertThrowsError(try SocketLink(parsing: "unix:\(path)")) { error in
+            XCTAssertTrue("\(error)".contains("another process"), "\(error)")
+        }
+        var after = stat()
+        XCTAssertEqual(stat(path, &after), 0)
+        XCTAssertEqual(after.st_ino, before.st_ino, "the socket file was not replaced")
+        let fd = try client(link)
+        defer { close(fd) }
+        write(fd, #"{"type":"hello","version":1}"#)
+        XCTAssertEqual(try messages(sim, fd, count: 1).messages.first?["type"] as? String, "welcome")
+
+        // A socket file nobody serves any more (a crashed daemon's) is replaced.
+        let stale = dir!.appendingPathComponent("stale.sock").path
+        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var sa = sockaddr_un()
+        sa.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &sa.sun_path) { raw in for (i, b) in stale.utf8.enumerated() { raw[i] = b } }
+        XCTAssertEqual(withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }, 0)
+        close(s)   // left behind, as a crash leaves it
+        let taken = try SocketLink(parsing: "unix:\(stale)")
+        taken.close()
+        // A regular file at the path is never touched.
+        let plain = dir!.appendingPathComponent("plain").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data("x".utf8)))
+        XCTAssertThrowsError(try SocketLink(parsing: "unix:\(plain)"))
+        XCTAssertEqual(FileManager.default.contents(atPath: plain), Data("x".utf8))
+    }
+
     func testTCPLoopbackOnlyUnlessAsked() throws {
         let (sim, link, _) = try device("tcp:127.0.0.1:0")
         XCTAssertGreaterThan(link.port, 0)

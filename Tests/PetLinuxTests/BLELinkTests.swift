@@ -82,7 +82,7 @@ final class BLELinkTests: XCTestCase {
         let chars = try client.discoverCharacteristics(deskpet.start, deskpet.end)
         XCTAssertEqual(chars.map(\.uuid), [DeskPetUUID.command, DeskPetUUID.event, DeskPetUUID.state])
         XCTAssertEqual(chars.map(\.valueHandle), [12, 15, 19])
-        XCTAssertEqual(chars.map(\.properties.rawValue), [0x0C, 0x30, 0x02])
+        XCTAssertEqual(chars.map(\.properties.rawValue), [0x0C, 0x32, 0x02], "event: read, notify, indicate (docs/ble.md)")
         let descriptors = try client.discoverDescriptors(16, 17)
         XCTAssertEqual(descriptors.map(\.type), [.bit16(0x2901), .bit16(0x2902)])
         XCTAssertEqual(try client.read(16), Array("event".utf8))

@@ -53,11 +53,14 @@ final class DaemonCLITests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("frobs"), r.stderr)
     }
 
-    func testASimulatorBoardIsRefusedByRunAndNothingIsCreated() throws {
+    /// A board whose devices this machine lacks is refused before anything is created (a
+    /// simulator board runs headless instead: DaemonHeadlessTests).
+    func testABoardWhoseDevicesAreMissingIsRefusedByRunAndNothingIsCreated() throws {
         let data = dir.appendingPathComponent("data").path
-        let r = try run(["run", "--board", "sim-240x240", "--data", data])
+        let board = Repository.folder("boards").appendingPathComponent("pi-waveshare-lcd-hat-1in3.board").path
+        let r = try run(["run", "--board", board, "--data", data, "--link", "none"])
         XCTAssertEqual(r.status, 1, r.output)
-        XCTAssertTrue(r.stderr.contains("deskpet-sim --board sim-240x240"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("gpiochip") || r.stderr.contains("spidev"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: data), "a refused start creates nothing")
     }
 }

@@ -3,6 +3,9 @@
 // field, or (catch-up) finishes quickly.
 
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import XCTest
 import TestSupport
 import PetSim
@@ -66,5 +69,30 @@ final class RangeScenarioTests: XCTestCase {
         _ = try run("start 2026-03-02 08:00\nadvance 999999999s\nexpect time == \"2057-11-08 09:46\"\nrestart")
         _ = try run("start 2026-03-02 08:00\ntime 9999-12-31 00:00\nexpect day == 9999-12-30\nrestart")
         _ = try run("start 2026-03-02 08:00\ntime 9999-12-31 23:59:59\nexpect time == \"9999-12-31 23:59\"")
+    }
+
+    /// A clock set back (a phone's Current Time write, `time.set`, a scenario's `time`) and then run
+    /// forward while it is still behind the journal: the screen used to stay lit (idle time
+    /// negative), so the loop woke for every minute on the clock — about 525,600 wake-ups per
+    /// virtual year. Counted in wake-ups (work), not seconds: bounded whatever the two instants.
+    func testAClockSetBackThenForwardDoesNotWalkItsMinutes() throws {
+        let db = outDir.appendingPathComponent("back.db").path
+        let start = Instant(1_780_300_800)   // 2026-06-01 08:00 UTC
+        for (back, forward) in [(Instant(0), Instant(86_400)),                         // 1970, a day
+                                (Instant(0), Instant(315_532_800)),                  // 1970 → 1980
+                                (TimeRange.earliest, Instant(1_767_225_600)),        // 1900 → 2026-01-01
+                                (Instant(1_780_300_800 - 3_600), Instant(1_780_300_800 - 60))] { // an hour back, still behind
+            for suffix in ["", "-wal", "-shm"] { unlink(db + suffix) }
+            let device = try SimDevice(dbPath: db, start: start, zone: "UTC", boot: false)
+            try device.setClock(back)
+            let before = device.loop.wakeups
+            try device.run(until: forward)
+            let work = device.loop.wakeups - before
+            XCTAssertLessThan(work, 200, "\(back) → \(forward): \(work) wake-ups")
+            XCTAssertEqual(device.app.state.now, start, "nothing moved back or forward in the journal")
+            try device.run(until: start + 2 * Seconds.day)
+            XCTAssertEqual(device.app.state.openDay, device.app.state.clock.day(of: start + 2 * Seconds.day), "time goes on once the clock is past the journal")
+            device.app.store.close()
+        }
     }
 }

@@ -50,7 +50,7 @@ public enum CommitmentAction: Sendable, Equatable {
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).
-enum CommitmentCommands {
+enum CommitmentCommands: CommandTable {
     static let fields: [String: Set<String>] = [
         "commitment.add": ["commitment", "kind", "at", "days", "until", "window", "stake", "radius", "minutes"],
         "commitment.cancel": ["commitment"],

@@ -195,6 +195,7 @@ extension PetState {
 
 /// Commitments with stakes and focus sessions as a subsystem.
 enum CommitmentsSubsystem: EventWrappingSubsystem {
+    typealias Commands = CommitmentCommands
     static func claim(_ action: Action) -> CommitmentAction? { if case .commitment(let a) = action { a } else { nil } }
     static func claim(_ event: EventKind) -> CommitmentEvent? { if case .commitment(let e) = event { e } else { nil } }
     static func wrap(_ event: CommitmentEvent) -> EventKind { .commitment(event) }

@@ -26,7 +26,12 @@ extension Engine {
             throw .limitReached(what: "blocked apps", limit: CommitmentRules.maxBlockedApps)
         }
         let linked = waiting.filter { ($0.plan.focusMinutes ?? CommitmentRules.defaultFocus) <= length }.map(\.id)
-        let session = FocusSession(id: commandID, start: at, end: at + Int64(length).saturatingMultiplied(by: Seconds.minute), minutes: length,
+        let end = at + Int64(length).saturatingMultiplied(by: Seconds.minute)
+        // Its end is stored: one after the latest valid instant would poison the journal.
+        guard TimeRange.contains(end) else {
+            throw .invalidField(field: "minutes", reason: "the session would end after the latest valid instant (\(TimeRange.text))")
+        }
+        let session = FocusSession(id: commandID, start: at, end: end, minutes: length,
                                    blocked: apps, commitments: linked)
         emit(.commitment(.focusStarted(session)), at: at)
     }

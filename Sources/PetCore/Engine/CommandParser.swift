@@ -2,13 +2,11 @@
 /// `send` lines and the phone protocol's command objects (docs/commands.md).
 
 public enum CommandParser {
-    /// Fields each command accepts (anything else is refused, naming the field).
+    /// Fields each command accepts (anything else is refused, naming the field): the parser's own
+    /// (tasks, categories, settings, the pet) and every registered subsystem's `CommandTable`.
     public static let fieldsByCommand: [String: Set<String>] = {
         var all = coreFields
-        for sub in [HabitCommands.fields, ShopCommands.fields, CommitmentCommands.fields, QuitCommands.fields,
-                    ScreenCommands.fields, ReminderCommands.fields] {
-            all.merge(sub) { a, _ in a }
-        }
+        for s in Engine.subsystems { all.merge(s.commandFields) { a, _ in a } }
         return all
     }()
 
@@ -139,15 +137,18 @@ public enum CommandParser {
             action = .setPetTraits(species: f["species"], colour: f["colour"], personality: personality)
         case "pet.pet": action = .petThePet
         default:
-            if let a = try HabitCommands.parse(name: name, f) { action = a }
-            else if let a = try ShopCommands.parse(name: name, f) { action = a }
-            else if let a = try CommitmentCommands.parse(name: name, f) { action = a }
-            else if let a = try QuitCommands.parse(name: name, f) { action = a }
-            else if let a = try ScreenCommands.parse(name: name, f) { action = a }
-            else if let a = try ReminderCommands.parse(name: name, f) { action = a }
-            else { throw .unknownCommand(name: name) }
+            guard let a = try parseSubsystemCommand(name: name, f) else { throw .unknownCommand(name: name) }
+            action = a
         }
         return Command(id: id, at: at, action: action)
+    }
+
+    /// A registered subsystem's command (nil: no subsystem has this name).
+    static func parseSubsystemCommand(name: String, _ f: Fields) throws(DomainError) -> Action? {
+        for s in Engine.subsystems where s.commandFields[name] != nil {
+            if let a = try s.parseCommand(name: name, f) { return a }
+        }
+        return nil
     }
 
     struct Fields {

@@ -90,7 +90,8 @@ public enum EventKind: Sendable, Equatable {
     }
 
     /// The event of a subsystem this kind carries (nil: a task event or one of the engine's own).
-    /// The one place that lists the subsystem cases; see Subsystem.swift.
+    /// Every case is listed (no `default`), so a new subsystem's case does not compile until it is
+    /// here, and its `type` and encoding cannot come out empty; see Subsystem.swift.
     public var subEvent: (any SubEvent)? {
         switch self {
         case .habit(let e): e
@@ -100,7 +101,12 @@ public enum EventKind: Sendable, Equatable {
         case .screen(let e): e
         case .reminder(let e): e
         case .phone(let e): e
-        default: nil
+        case .genesis, .taskCreated, .taskEdited, .taskDeleted, .taskStarted, .taskCompleted, .taskUncompleted,
+             .taskMissed, .taskExcused, .reminderDue, .reminderMissed, .reminderSilenced, .categoryAdded,
+             .categoryRenamed, .categoryDeleted, .zoneChanged, .dayStartChanged, .quietHoursChanged, .paused,
+             .resumed, .petRenamed, .petTraitsChanged, .petPetted, .petSaid, .levelReached, .badgeEarned,
+             .dayClosed, .deviceSettingsChanged:
+            nil
         }
     }
 

@@ -32,6 +32,12 @@ public struct Speech: Codable, Sendable, Equatable {
 
 /// Codable for snapshots (a cache of the fold; the journal stays the truth).
 public struct PetState: Sendable, Equatable, Codable {
+    /// The version of the snapshot encoding. Bump it when PetState's encoded shape or the fold
+    /// changes: snapshots of another format are ignored and the journal is replayed in full
+    /// (docs/storage.md). Tests/PetCoreTests/SnapshotShapeTests.swift fails when the encoded
+    /// shape changes while this stays the same.
+    public static let snapshotFormat = 2
+
     public var createdAt: Instant
     /// The latest instant the state has been advanced to.
     public var now: Instant

@@ -1,17 +1,40 @@
-/// How the domain's parts (tasks, habits, shop, commitments, quit log, screen time, reminders)
-/// plug into the engine. The engine itself keeps only what every part shares: days and the
+/// How the domain's parts (tasks, habits, shop, commitments, quit log, screen time, reminders,
+/// phones) plug into the engine. The engine itself keeps only what every part shares: days and the
 /// streak, the ledger, the pet, settings, levels and badges. Everything else is a `Subsystem`:
 /// one type, listed once in `Engine.subsystems`.
 ///
-/// Adding a subsystem:
-/// 1. a folder with its Action and Event types (events conform to `SubEvent`, encode as flat JSON
-///    objects whose `type` starts with the subsystem's prefix) and its State;
-/// 2. an `Action` case, an `EventKind` case (plus its line in `EventKind.subEvent`) and a
-///    `PetState` field — the vocabulary the rest of the program matches on;
-/// 3. one type conforming to `Subsystem` that implements the hooks it needs (the others default
-///    to doing nothing) and is listed in `Engine.subsystems`.
-/// The engine then runs its commands, folds and decodes its events, counts their coins and XP in
-/// the ledger, and lets it act at day closes and at instants of its own.
+/// Adding a subsystem (docs/architecture.md, "Adding a subsystem"):
+/// 1. a folder with its Action and Event types (events conform to `SubEvent` and encode as flat
+///    JSON objects whose `type` starts with the subsystem's prefix), its State, its command table
+///    (a `CommandTable`: command names, their fields, the parser) and one type conforming to
+///    `EventWrappingSubsystem` that names them and implements the hooks it needs (the others
+///    default to doing nothing);
+/// 2. the vocabulary the rest of the program matches on: an `Action` case, an `EventKind` case and
+///    a `PetState` field (the compiler then asks for their lines in `Action.name`,
+///    `EventKind.subEvent`, `EventKind.type`/`encode` and `PetState.CodingKeys` is checked by
+///    the snapshot tests);
+/// 3. its line in `Engine.subsystems`.
+/// The engine then parses and runs its commands, folds and decodes its events, counts their coins
+/// and XP in the ledger, and lets it act at day closes and at instants of its own. What the
+/// compiler cannot see (a type written twice, a name two subsystems claim, a missing line in
+/// `Engine.subsystems`, a state shape changed without a snapshot format bump) is caught by
+/// Tests/PetCoreTests/SubsystemRegistryTests.swift, which walks every subsystem.
+
+/// The commands of one subsystem: their protocol names with the fields each accepts, and the
+/// parser from flat fields (docs/commands.md). `CommandParser` merges every registered
+/// subsystem's table; a name must belong to one table only.
+protocol CommandTable {
+    /// Command name → the fields it accepts.
+    static var fields: [String: Set<String>] { get }
+    /// The action for `name`, or nil if the name is not in this table.
+    static func parse(name: String, _ f: CommandParser.Fields) throws(DomainError) -> Action?
+}
+
+/// The table of a subsystem without text commands (its actions come from the link or the engine).
+enum NoCommands: CommandTable {
+    static var fields: [String: Set<String>] { [:] }
+    static func parse(name: String, _ f: CommandParser.Fields) throws(DomainError) -> Action? { nil }
+}
 
 /// One part of the domain, as seen by the engine. All hooks are static and work on the engine
 /// passed in (its `state`, `emit`, `say`, `notify`…); every hook but the two `claim`s has a
@@ -20,6 +43,8 @@ protocol Subsystem: SendableMetatype {
     /// Its commands and its events (for tasks, which predate subsystems, the top-level enums).
     associatedtype OwnAction
     associatedtype OwnEvent
+    /// Its text commands (`NoCommands` if it has none; the tasks' commands are the parser's own).
+    associatedtype Commands: CommandTable = NoCommands
 
     /// Its part of a command (nil: the engine's own or another subsystem's).
     static func claim(_ action: Action) -> OwnAction?
@@ -43,6 +68,11 @@ protocol Subsystem: SendableMetatype {
     /// Applies `event` if it is this subsystem's (false if not): counts its coins and XP in the
     /// ledger, then `apply`. Provided; not meant to be implemented by a subsystem.
     static func applyIfOwned(_ event: EventKind, to engine: inout Engine, at: Instant) -> Bool
+    /// The journal type names of its events (for the registry tests; [] for tasks, whose events
+    /// are the engine's top-level cases).
+    static var eventTypes: [String] { get }
+    /// Whether a journal type name is one of its events.
+    static func ownsEventType(_ type: String) -> Bool
 }
 
 extension Subsystem {
@@ -52,6 +82,19 @@ extension Subsystem {
     static func nextWakeup(of engine: Engine) -> Instant? { nil }
     static func fire(due: Instant, at: Instant, upTo: Instant, in engine: inout Engine) {}
     static func decodeEvent(type: String, from decoder: Decoder) throws -> EventKind? { nil }
+    static var eventTypes: [String] { [] }
+    static func ownsEventType(_ type: String) -> Bool { false }
+
+    /// Its command names and their fields.
+    static var commandFields: [String: Set<String>] { Commands.fields }
+    /// Parses one of its commands (nil: not one of its names).
+    static func parseCommand(name: String, _ f: CommandParser.Fields) throws(DomainError) -> Action? {
+        try Commands.parse(name: name, f)
+    }
+    /// Whether `action` is one of its commands.
+    static func owns(_ action: Action) -> Bool { claim(action) != nil }
+    /// Whether `event` is one of its events.
+    static func owns(_ event: EventKind) -> Bool { claim(event) != nil }
 
     /// Runs `action` if it is this subsystem's; false if not.
     static func runIfOwned(_ action: Action, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) -> Bool {
@@ -74,6 +117,9 @@ protocol EventWrappingSubsystem: Subsystem where OwnEvent: SubEvent {
 }
 
 extension EventWrappingSubsystem {
+    static var eventTypes: [String] { OwnEvent.allTypes }
+    static func ownsEventType(_ type: String) -> Bool { OwnEvent.owns(type) }
+
     static func decodeEvent(type: String, from decoder: Decoder) throws -> EventKind? {
         guard OwnEvent.owns(type) else { return nil }
         return wrap(try OwnEvent(from: decoder))
@@ -89,7 +135,8 @@ extension EventWrappingSubsystem {
 
 extension Engine {
     /// Every subsystem, in the order the engine lets them act: at a day's close, and when several
-    /// have something due at the same instant. Adding a subsystem means adding it here.
+    /// have something due at the same instant. Adding a subsystem means adding it here (its
+    /// commands, events and hooks are then wired; SubsystemRegistryTests fails if it is missing).
     static let subsystems: [any Subsystem.Type] = [
         TasksSubsystem.self,
         HabitsSubsystem.self,

@@ -2,6 +2,7 @@
 
 /// Habits, the checklist, the course and the evening check-in as a subsystem.
 enum HabitsSubsystem: EventWrappingSubsystem {
+    typealias Commands = HabitCommands
     static func claim(_ action: Action) -> HabitAction? { if case .habit(let a) = action { a } else { nil } }
     static func claim(_ event: EventKind) -> HabitEvent? { if case .habit(let e) = event { e } else { nil } }
     static func wrap(_ event: HabitEvent) -> EventKind { .habit(event) }
@@ -41,8 +42,10 @@ extension Engine {
             let t = try HabitRules.validateText(text)
             if let m = reminder { try HabitRules.validateMinute(m, field: "reminder") }
             let local = state.clock.local(at)
-            let editable = state.clock.instant(LocalDateTime(date: local.date.adding(days: HabitRules.editDelayDays),
-                                                             secondOfDay: local.secondOfDay))
+            // Near the end of time the 14 days would pass the latest valid instant, which replay
+            // refuses: the habit becomes editable at the latest instant instead (docs/domain.md).
+            let editable = min(state.clock.instant(LocalDateTime(date: local.date.adding(days: HabitRules.editDelayDays),
+                                                                 secondOfDay: local.secondOfDay)), TimeRange.latest)
             let habit = Habit(id: hid, text: t, createdAt: at, editableFrom: editable,
                               reminderMinute: reminder, reminderOn: reminder != nil)
             emit(.habit(.added(habit, answers: state.habits.course?.pendingPrompt(.habit))), at: at)

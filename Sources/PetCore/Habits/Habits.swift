@@ -383,7 +383,7 @@ extension PetState {
 // MARK: - Command parsing
 
 /// Command names and fields of this subsystem (merged into CommandParser).
-enum HabitCommands {
+enum HabitCommands: CommandTable {
     static let fields: [String: Set<String>] = [
         "habit.add": ["habit", "text", "reminder"],
         "habit.edit": ["habit", "text"],

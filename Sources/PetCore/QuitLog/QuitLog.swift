@@ -396,6 +396,7 @@ extension PetState {
 
 /// The quit log as a subsystem.
 enum QuitLogSubsystem: EventWrappingSubsystem {
+    typealias Commands = QuitCommands
     static func claim(_ action: Action) -> QuitAction? { if case .quit(let a) = action { a } else { nil } }
     static func claim(_ event: EventKind) -> QuitEvent? { if case .quit(let e) = event { e } else { nil } }
     static func wrap(_ event: QuitEvent) -> EventKind { .quit(event) }
@@ -520,7 +521,7 @@ extension Engine {
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).
-enum QuitCommands {
+enum QuitCommands: CommandTable {
     static let fields: [String: Set<String>] = [
         "quit.start": ["goal-days"],
         "quit.log": ["trigger", "outcome", "thoughts"],

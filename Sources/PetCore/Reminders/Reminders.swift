@@ -124,6 +124,7 @@ public enum ReminderRules {
 /// Reminders and the phone queue as a subsystem: its own commands and events (the sources call
 /// `notify` from their hooks).
 enum RemindersSubsystem: EventWrappingSubsystem {
+    typealias Commands = ReminderCommands
     static func claim(_ action: Action) -> ReminderAction? { if case .reminder(let a) = action { a } else { nil } }
     static func claim(_ event: EventKind) -> ReminderEvent? { if case .reminder(let e) = event { e } else { nil } }
     static func wrap(_ event: ReminderEvent) -> EventKind { .reminder(event) }
@@ -221,7 +222,7 @@ extension Engine {
 
 }
 
-enum ReminderCommands {
+enum ReminderCommands: CommandTable {
     static let fields: [String: Set<String>] = ["notice.delivered": ["ids"], "notice.silence": ["until"]]
 
     static func parse(name: String, _ f: CommandParser.Fields) throws(DomainError) -> Action? {

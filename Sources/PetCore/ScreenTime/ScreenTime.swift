@@ -288,6 +288,7 @@ extension PetState {
 
 /// Screen time and challenges as a subsystem.
 enum ScreenTimeSubsystem: EventWrappingSubsystem {
+    typealias Commands = ScreenCommands
     static func claim(_ action: Action) -> ScreenAction? { if case .screen(let a) = action { a } else { nil } }
     static func claim(_ event: EventKind) -> ScreenEvent? { if case .screen(let e) = event { e } else { nil } }
     static func wrap(_ event: ScreenEvent) -> EventKind { .screen(event) }
@@ -442,7 +443,7 @@ extension Engine {
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).
-enum ScreenCommands {
+enum ScreenCommands: CommandTable {
     static let fields: [String: Set<String>] = [
         "screen.session": ["app", "start", "end"],
         "screen.private": ["app", "on"],

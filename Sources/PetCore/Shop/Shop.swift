@@ -171,6 +171,7 @@ public enum StreakRepairQuote: Sendable, Equatable {
 
 /// The store, inventory, care and streak repair as a subsystem.
 enum ShopSubsystem: EventWrappingSubsystem {
+    typealias Commands = ShopCommands
     static func claim(_ action: Action) -> ShopAction? { if case .shop(let a) = action { a } else { nil } }
     static func claim(_ event: EventKind) -> ShopEvent? { if case .shop(let e) = event { e } else { nil } }
     static func wrap(_ event: ShopEvent) -> EventKind { .shop(event) }
@@ -343,7 +344,7 @@ extension Engine {
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).
-enum ShopCommands {
+enum ShopCommands: CommandTable {
     static let fields: [String: Set<String>] = [
         "shop.buy": ["item"], "shop.equip": ["item"], "shop.unequip": ["slot", "item"],
         "shop.place": ["item", "slot"], "shop.unplace": ["slot"], "care.feed": ["item"], "streak.repair": [],

@@ -282,6 +282,10 @@ extension Engine {
         child.spawnedID = nil
         child.spawnedFrom = t.id
         child.plannedSecondOfDay = local.secondOfDay
+        // An occurrence (its start, due time or a reminder) after the latest valid instant would
+        // poison the journal (replay refuses it): the series ends instead (docs/domain.md).
+        guard TimeRange.contains(child.start), child.due.map(TimeRange.contains) ?? true,
+              child.reminders.allSatisfy(TimeRange.contains) else { return }
         emit(.taskCreated(child), at: at)
     }
 

@@ -92,6 +92,11 @@ public final class PetApp {
 
     public var state: PetState { engine.state }
 
+    /// Stored events after `seq`, oldest first, at most `limit` (the phone link's replay).
+    public func events(after seq: Int64, limit: Int) throws(AppError) -> [EventRow] {
+        do { return try store.events(after: seq, limit: limit) } catch { throw .store(error) }
+    }
+
     /// Handles a command: settles time up to its instant, validates, stores, applies, replies.
     ///
     /// The outcome says everything that happened: the reply (or the domain's refusal) and every
@@ -260,9 +265,9 @@ public final class PetApp {
 
     // MARK: - Snapshots (a cache: the journal stays the truth)
 
-    /// Bump when PetState's encoding or the fold changes: older snapshots are then ignored and the
-    /// journal is replayed in full.
-    public static let snapshotFormat = 2
+    /// The snapshot encoding's version (`PetState.snapshotFormat`, bumped there): older snapshots
+    /// are ignored and the journal is replayed in full.
+    public static let snapshotFormat = PetState.snapshotFormat
 
     /// Saves the current state as a snapshot at the journal's last event. Failures are ignored:
     /// a snapshot is only a speed-up.

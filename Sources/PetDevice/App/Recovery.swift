@@ -107,7 +107,8 @@ extension JournalRecovery {
     public static func exportJournal(at path: String, zones: ZoneDatabase = ZoneDatabase()) throws(AppError)
         -> (problem: JournalRecovery?, document: [UInt8]) {
         let store: EventStore
-        do { store = try EventStore(path: path) } catch { throw .store(error) }
+        // Read-only: an export writes nothing (it works on a read-only folder and beside the daemon).
+        do { store = try EventStore.openReadOnly(path: path) } catch { throw .store(error) }
         defer { store.close() }
         let count: Int
         do { count = try store.eventCount() } catch { throw .store(error) }

@@ -13,6 +13,12 @@ public protocol DeviceClock: AnyObject {
     var monotonicNs: UInt64 { get }
 }
 
+/// A wall clock the phone may set (`time.set`, the Current Time characteristic): the daemon's
+/// system clock (with CAP_SYS_TIME), the simulator's virtual one. `Hardware.settableClock`.
+public protocol SettableClock: AnyObject {
+    func setWallMs(_ ms: Int64) throws(HardwareError)
+}
+
 /// One button edge with the kernel's timestamp (monotonic ns).
 public struct InputEdge: Sendable, Equatable {
     public var button: Button
@@ -133,20 +139,6 @@ public enum LinkEvent: Sendable, Equatable {
     case disconnected(client: Int)
 }
 
-/// The phone protocol on top of a `PhoneLink` (PetLink's service). The loop hands it every link
-/// event and every batch of stored events, and sends what it returns.
-public protocol LinkServing: AnyObject {
-    /// A client came, sent a frame or went: the frames to send (replies, refusals).
-    func handle(_ event: LinkEvent, loop: DeviceLoop) -> [LinkFrame]
-    /// Events were stored (by anyone): the frames to push to connected clients.
-    func pushed(_ events: [Event], loop: DeviceLoop) -> [LinkFrame]
-    /// When it next needs the loop to wake (a client's timeout), wall ms; nil: never. At or
-    /// before now: wake again at once (messages are waiting; `tick` serves the next batch).
-    func nextDeadlineMs(loop: DeviceLoop) -> Int64?
-    /// The loop woke: time-outs, clients to drop. The frames to send.
-    func tick(loop: DeviceLoop) -> [LinkFrame]
-}
-
 /// A board's hardware: what the device loop drives.
 public struct Hardware {
     public var clock: DeviceClock
@@ -155,10 +147,13 @@ public struct Hardware {
     public var sounder: Sounder?
     public var indicator: Indicator?
     public var link: PhoneLink?
+    /// The clock again, when the phone may set it (`time.set`, Current Time): the daemon's system
+    /// clock, the simulator's virtual one. nil: the phone's time is refused.
+    public var settableClock: SettableClock?
 
     public init(clock: DeviceClock, inputs: [InputSource], panel: Panel, sounder: Sounder? = nil,
-                indicator: Indicator? = nil, link: PhoneLink? = nil) {
+                indicator: Indicator? = nil, link: PhoneLink? = nil, settableClock: SettableClock? = nil) {
         self.clock = clock; self.inputs = inputs; self.panel = panel
-        self.sounder = sounder; self.indicator = indicator; self.link = link
+        self.sounder = sounder; self.indicator = indicator; self.link = link; self.settableClock = settableClock
     }
 }

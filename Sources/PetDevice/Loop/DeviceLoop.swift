@@ -9,8 +9,9 @@ import PetUI
 /// next animation frame (none while the screen sleeps or on e-paper) and an input or link
 /// descriptor becoming readable — never a fixed tick.
 ///
-/// The same loop runs the daemon (`run(until:)`, which waits with poll(2)) and the simulator,
-/// which owns a virtual clock and calls `step()` at each deadline itself (PetSim's SimDevice).
+/// The same run loop (`run(waiting:)`, DeviceLoop+Run.swift) runs the daemon, which waits with
+/// poll(2) (`PollWait`), and the simulator, whose wait moves a virtual clock from one deadline to
+/// the next (`VirtualTimeWait`).
 ///
 /// The data path (docs/architecture.md):
 /// edge → GestureRecognizer → InputLayout → Navigator → Command → PetApp (durable) → events →
@@ -20,7 +21,7 @@ public final class DeviceLoop {
     public let hardware: Hardware
     public let profile: DisplayProfile
     public let layout: InputLayout
-    public private(set) var navigator: Navigator
+    public internal(set) var navigator: Navigator
     public private(set) var gestures: GestureRecognizer
     public private(set) var pipeline: PanelPipeline
     /// The last rendered frame (what the pipeline compared and packed).
@@ -39,7 +40,7 @@ public final class DeviceLoop {
     public private(set) var renders = 0
     /// Called with every batch of stored events and the state after it.
     public var onEvents: (([Event], PetState) -> Void)?
-    /// The phone-link protocol (PetLink's service) on `hardware.link`.
+    /// The phone-link protocol (PetLink's service) on `hardware.link` (DeviceLoop+Link.swift).
     public var link: LinkServing?
     /// A deadline of the program around the loop (the daemon's watchdog ping), in wall ms; the loop
     /// wakes for it like for its own.
@@ -59,7 +60,7 @@ public final class DeviceLoop {
     /// Reads the battery (the daemon: PetLinux's `PowerSupply`, on boards with a battery).
     public var batteryReader: (() -> Int?)?
     /// The phone-link clients connected now (from the transport's connect/disconnect events).
-    public private(set) var linkClients: Set<Int> = []
+    public internal(set) var linkClients: Set<Int> = []
     /// The simulator's stand-in for a connected phone (scenarios, golden frames); nil: the link's.
     public var linkConnectedOverride: Bool? { didSet { if linkConnectedOverride != oldValue { needsFrame = true } } }
     /// What the status strip shows about the device (ScreenContext.device).
@@ -112,8 +113,11 @@ public final class DeviceLoop {
 
     /// When the loop must next wake (wall ms), without input: the earliest of the core's next
     /// wake-up, the gesture deadline, the navigator's deadline and the next animation frame.
-    /// `exceptDayClose`: the core's day closings are left out (see `Engine.nextWakeupExceptDayClose`).
-    public func nextDeadlineMs(exceptDayClose: Bool = false) -> Int64? {
+    public func nextDeadlineMs() -> Int64? { nextDeadlineMs(exceptDayClose: false) }
+
+    /// `nextDeadlineMs()`, or with the core's day closings left out (see
+    /// `Engine.nextWakeupExceptDayClose`): virtual time leaping over a long sleep (`VirtualTimeWait`).
+    func nextDeadlineMs(exceptDayClose: Bool) -> Int64? {
         let nowMs = self.nowMs, now = self.now
         if app.catchingUp { return nowMs }
         var best: Int64?
@@ -162,15 +166,7 @@ public final class DeviceLoop {
             for e in edges { try feed(e) }
         }
         try pollGestures()
-        if let transport = hardware.link {
-            let events: [LinkEvent]
-            do { events = try transport.receive() } catch { note(error); events = [] }
-            for e in events {
-                noteLink(e)
-                sendLink(link?.handle(e, loop: self) ?? [])
-            }
-            sendLink(link?.tick(loop: self) ?? [])
-        }
+        serveLinkTransport()
         let focusRunning = navigator.ui.screen == .focus && app.state.commitments.focus != nil
         let clock = focusRunning ? floorDiv(nowMs, 1000) : floorDiv(nowMs, 60_000)
         if clock != shownClock { needsFrame = true; shownClock = clock }
@@ -260,40 +256,14 @@ public final class DeviceLoop {
         navigator.tick(state: app.state, now: now)
     }
 
-    /// Shows a pairing code (the link does when a phone asks to pair); nil hides it.
-    public func showPairingCode(_ code: String?) {
-        navigator.setPairingCode(code)
-        needsFrame = true
-    }
-
-    /// Keeps `linkClients` (the status strip's link icon) in step with the transport (the link
-    /// service reports the clients it drops itself).
-    public func noteLink(_ e: LinkEvent) {
-        let before = linkClients.isEmpty
-        switch e {
-        case .connected(let c): linkClients.insert(c)
-        case .disconnected(let c): linkClients.remove(c)
-        case .frame: break
-        }
-        if linkClients.isEmpty != before { needsFrame = true }
-    }
-
-    /// Sends frames on the phone link (failures are recorded; the client is dropped).
-    public func sendLink(_ frames: [LinkFrame]) {
-        guard let transport = hardware.link else { return }
-        for f in frames {
-            do { try transport.send(f) } catch {
-                note(error); transport.disconnect(client: f.client); noteLink(.disconnected(client: f.client))
-            }
-        }
-    }
-
-    private func report(_ events: [Event], byOwner: Bool, declined: Bool = false) {
+    /// Tells the navigator, `onEvents`, the link (unless `toLink` is false: the link service
+    /// committed them and pushes them itself) and the buzzer and LED about stored events.
+    func report(_ events: [Event], byOwner: Bool, declined: Bool = false, toLink: Bool = true) {
         if !events.isEmpty {
             navigator.note(events: events, state: app.state, now: now)
             onEvents?(events, app.state)
             needsFrame = true
-            sendLink(link?.pushed(events, loop: self) ?? [])
+            if toLink { pushToLink(events) }
         }
         guard !events.isEmpty || declined else { return }
         let at = events.last?.at ?? now
@@ -306,7 +276,7 @@ public final class DeviceLoop {
         if let l = out.light, let i = hardware.indicator { do { try i.show(l) } catch { note(error) } }
     }
 
-    private func note(_ error: HardwareError) {
+    func note(_ error: HardwareError) {
         hardwareErrorCount += 1
         hardwareErrors.append(error)
         if hardwareErrors.count > 16 { hardwareErrors.removeFirst(hardwareErrors.count - 16) }

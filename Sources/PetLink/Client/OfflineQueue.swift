@@ -39,7 +39,7 @@ public struct OfflineQueue {
     public init(path: String) throws(ClientStateError) {
         self.path = path
         items = []
-        guard let text = try StateFile.read(path) else { return }
+        guard let text = try StateFile.read(path, limit: StateFile.queueLimit) else { return }
         var lineNo = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             lineNo += 1
@@ -72,27 +72,54 @@ public struct OfflineQueue {
             guard let d = try? enc.encode(c) else { throw ClientStateError(path: path, what: "a queued command cannot be encoded") }
             out += d; out.append(0x0A)
         }
+        // Never write a queue that could not be read back.
+        guard out.count <= StateFile.queueLimit else {
+            throw ClientStateError(path: path, what: "the offline queue would hold more than \(StateFile.queueLimit) bytes: nothing was queued; send what is queued first")
+        }
         try StateFile.writeAtomically(path, out)
     }
 }
 
 /// Small files of the state directory: read whole, written atomically with mode 0600.
 public enum StateFile {
-    /// The file's text, or nil when it does not exist.
-    public static func read(_ path: String) throws(ClientStateError) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The most a state file may hold (docs/deskpetctl.md, "Files"): the token file and
+    /// `last_seq` are a few dozen bytes; the offline queue and a `batch FILE` at most 8 MiB.
+    public static let tokenLimit = 4 << 10
+    public static let lastSeqLimit = 64
+    public static let queueLimit = 8 << 20
+    public static let batchLimit = 8 << 20
+
+    /// The file's text, or nil when it does not exist. Only a regular file of at most `limit`
+    /// bytes is read: a device (`/dev/zero` would grow without end), a FIFO (it would wait for a
+    /// writer), a folder or a larger file is an error saying so, before anything is read.
+    public static func read(_ path: String, limit: Int) throws(ClientStateError) -> String? {
+        // O_NONBLOCK: opening a FIFO does not wait for a writer (it is refused just below).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw ClientStateError(path: path, what: "cannot open: \(errnoText())")
         }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ClientStateError(path: path, what: "cannot inspect: \(errnoText())") }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            throw ClientStateError(path: path, what: "is not a regular file (a device, FIFO, socket or folder); nothing was read")
+        }
+        guard st.st_size <= limit else {
+            throw ClientStateError(path: path, what: "is \(st.st_size) bytes, more than the \(limit) bytes such a file may hold")
+        }
         var out: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65_536)
         while true {
             let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw ClientStateError(path: path, what: "cannot read: \(errnoText())") }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw ClientStateError(path: path, what: "cannot read: \(errnoText())")
+            }
             if n == 0 { break }
             out += buf[0..<n]
+            // It may grow while being read.
+            guard out.count <= limit else { throw ClientStateError(path: path, what: "is more than the \(limit) bytes such a file may hold") }
         }
         return String(decoding: out, as: UTF8.self)
     }

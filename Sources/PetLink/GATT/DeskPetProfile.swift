@@ -5,7 +5,9 @@ public enum DeskPetUUID {
     public static let service = BluetoothUUID.bit128(0x6d9b0001_7e5c_4d2a_9c1f_0de5c9e7a2b1)
     /// Command: the phone writes phone-protocol frames (write, write without response; encrypted).
     public static let command = BluetoothUUID.bit128(0x6d9b0002_7e5c_4d2a_9c1f_0de5c9e7a2b1)
-    /// Event: the device sends frames (notify or indicate) in ATT_MTU − 3 chunks.
+    /// Event: the device's frames, notified (or indicated) in ATT_MTU − 3 chunks, or read: a Read
+    /// (and Read Blob) returns the next pending chunk; once a phone reads, notifications only say
+    /// how much waits (docs/ble.md).
     public static let event = BluetoothUUID.bit128(0x6d9b0003_7e5c_4d2a_9c1f_0de5c9e7a2b1)
     /// State: a snapshot the phone reads (read, Read Blob; encrypted).
     public static let state = BluetoothUUID.bit128(0x6d9b0004_7e5c_4d2a_9c1f_0de5c9e7a2b1)
@@ -42,7 +44,7 @@ public struct DeskPetGATTConfig: Sendable {
             ]),
             GATTService(DeskPetUUID.service, [
                 GATTCharacteristic(DeskPetUUID.command, [.write, .writeWithoutResponse], .command, encryptedWrite: requireEncryption, userDescription: "command"),
-                GATTCharacteristic(DeskPetUUID.event, [.notify, .indicate], .event, userDescription: "event"),
+                GATTCharacteristic(DeskPetUUID.event, [.read, .notify, .indicate], .event, encryptedRead: requireEncryption, userDescription: "event"),
                 GATTCharacteristic(DeskPetUUID.state, [.read], .state, encryptedRead: requireEncryption, userDescription: "state"),
             ]),
             GATTService(.bit16(0x1805), [
@@ -81,6 +83,12 @@ public final class GATTServer {
     /// Prepared writes a connection may queue before Prepare Queue Full.
     public var maxPreparedWrites = 64
     public var maxPreparedBytes = 4096
+    /// Bytes of frames a connection keeps for reads of the event characteristic. A phone that
+    /// reads and falls this far behind is dropped (`GATTSession.eventReadOverflow`); for one that
+    /// never reads, the oldest frames make room.
+    public var maxEventReadBytes = 64 * 1024
+    /// The most a Read (with its Read Blobs) of the event characteristic returns at once.
+    public var eventChunkBytes = attMaximumValueLength
 
     public init(config: DeskPetGATTConfig) {
         self.config = config

@@ -28,15 +28,55 @@ extension GATTSession {
     func read(_ handle: UInt16, offset: Int?, op: UInt8) -> [UInt8] {
         guard let a = server.database[handle] else { return error(op, handle, .invalidHandle) }
         if let e = readPermission(a) { return error(op, handle, e) }
+        let isEvent = a.source == .event && a.kind == .value
+        // The event's Read Blob continues the chunk its Read took; with none taken, nothing to continue.
+        if isEvent, let offset, offset > 0, snapshots[handle] == nil { return error(op, handle, .invalidOffset) }
         let value: [UInt8]
         if let offset, offset > 0, let snap = snapshots[handle] { value = snap } else {
-            value = currentValue(a)
+            value = isEvent ? nextEventChunk() : currentValue(a)
             snapshots[handle] = value
         }
         let start = offset ?? 0
         guard start <= value.count else { return error(op, handle, .invalidOffset) }
         let part = Array(value[start..<min(value.count, start + mtu - 1)])
+        if isEvent { eventChunkDelivered = max(eventChunkDelivered, start + part.count) }
         return offset == nil ? ATTReadResponse(value: part).bytes : ATTReadBlobResponse(part: part).bytes
+    }
+
+    // MARK: - The event characteristic, read
+
+    /// Keeps a frame for reads. A phone that reads and lets too much wait is flagged for the
+    /// transport to drop; for one that never read, the oldest whole frames make room.
+    func keepForReads(_ frame: [UInt8]) {
+        eventReadQueue.append(frame)
+        pendingEventBytes += frame.count
+        guard pendingEventBytes > server.maxEventReadBytes else { return }
+        if eventReadMode { eventReadOverflow = true; return }
+        while pendingEventBytes > server.maxEventReadBytes, eventReadQueue.count > 1 {
+            pendingEventBytes -= eventReadQueue.removeFirst().count
+            unreadFramesDiscarded += 1
+        }
+    }
+
+    /// The next pending chunk (at most `GATTServer.eventChunkBytes`, across frames; empty when
+    /// nothing waits), taken from the queue at a Read. What the phone did not read of the last
+    /// chunk (a Read without the Read Blobs after it) comes first: nothing is lost.
+    func nextEventChunk() -> [UInt8] {
+        eventReadMode = true
+        let h = server.eventHandle
+        var chunk: [UInt8] = []
+        if let last = snapshots[h], eventChunkDelivered < last.count { chunk = Array(last[eventChunkDelivered...]) }
+        snapshots[h] = nil
+        eventChunkDelivered = 0
+        let limit = max(1, server.eventChunkBytes)
+        while chunk.count < limit, let first = eventReadQueue.first {
+            let take = min(limit - chunk.count, first.count - eventReadStart)
+            chunk += first[eventReadStart..<(eventReadStart + take)]
+            eventReadStart += take
+            pendingEventBytes -= take
+            if eventReadStart == first.count { eventReadQueue.removeFirst(); eventReadStart = 0 }
+        }
+        return chunk
     }
 
     /// Write permission for a Write Request/Prepare Write (`withoutResponse`: a Write Command).

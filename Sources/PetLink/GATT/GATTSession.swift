@@ -28,8 +28,23 @@ public final class GATTSession {
     private var indicationQueue: [[UInt8]] = []
     var reassembler: FrameReassembler
     var events: [GATTSessionEvent] = []
-    /// Frames sent while the event characteristic had no subscription (dropped).
+    /// Frames sent while the event characteristic had no subscription (not notified: they wait
+    /// only for reads).
     public private(set) var droppedFrames = 0
+    /// Frames kept for reads of the event characteristic, oldest first (`eventReadStart` bytes of
+    /// the first already read).
+    var eventReadQueue: [[UInt8]] = []
+    var eventReadStart = 0
+    public internal(set) var pendingEventBytes = 0
+    /// The phone has read the event characteristic: from then on frames wait for its reads and a
+    /// notification only says how many bytes wait (4 bytes, little-endian).
+    public internal(set) var eventReadMode = false
+    /// A reading phone let more than `GATTServer.maxEventReadBytes` wait: the transport drops it.
+    public internal(set) var eventReadOverflow = false
+    /// Frames of a phone that never reads, dropped to make room (it takes them as notifications).
+    public internal(set) var unreadFramesDiscarded = 0
+    /// How much of the event chunk being read has been returned (by Read and Read Blob).
+    var eventChunkDelivered = 0
     /// Snapshots of dynamic values for Read Blob (taken at offset 0).
     var snapshots: [UInt16: [UInt8]] = [:]
 
@@ -106,9 +121,26 @@ public final class GATTSession {
     /// Splits a phone-protocol frame into ATT_MTU − 3 chunks for the event characteristic:
     /// notifications if the client subscribed to them, else indications (one in flight, the rest
     /// queued until each confirmation), else nothing (counted in `droppedFrames`).
+    ///
+    /// Every frame is also kept for reads of the event characteristic (bounded). Once the phone
+    /// has read it (`eventReadMode`), notifications (or indications) carry only the number of bytes
+    /// waiting, a hint to read, and the frames are read, never notified.
     public func send(frame: [UInt8]) -> [[UInt8]] {
         let handle = server.eventHandle
         let cccd = subscriptions[handle] ?? 0
+        keepForReads(frame)
+        if eventReadMode {
+            let n = UInt32(clamping: pendingEventBytes)
+            let hint = [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)]
+            if cccd & 1 != 0 { return [ATTHandleValueNotification(handle: handle, value: hint).bytes] }
+            if cccd & 2 != 0 {
+                // One hint in flight and at most one waiting: a hint says "read", not how often.
+                guard indicationQueue.isEmpty else { return [] }
+                indicationQueue.append(ATTHandleValueIndication(handle: handle, value: hint).bytes)
+                return indicationInFlight ? [] : nextIndication()
+            }
+            return []
+        }
         let size = mtu - 3
         var chunks: [[UInt8]] = []
         var i = 0

@@ -3,24 +3,24 @@ import PetDevice
 
 /// The GATT server's hooks into the phone protocol (docs/ble.md): the state characteristic serves
 /// the link's `state` summary, Current Time reads the device's local time and a write sets the
-/// clock through the same `SettableClock` `time.set` uses.
+/// clock as `time.set` does (`LinkHost.setWallClock`: the board's `Hardware.settableClock`).
 extension LinkService {
     /// The state characteristic's value: the body (JSON, no length prefix) of the `state` message
     /// the link pushes after every change.
-    public func stateSummary(loop: DeviceLoop) -> [UInt8] {
+    public func stateSummary(loop: LinkHost) -> [UInt8] {
         MessageEncoder.body(stateMessage(loop, id: nil, withTasks: false))
     }
 
-    /// Sets the device clock as `time.set` does: the hardware clock must be settable; the
+    /// Sets the device clock as `time.set` does: the host's clock must be settable; the
     /// connections' timers restart (a clock jump is not time they were idle).
-    public func setClock(unixMs ms: Int64, loop: DeviceLoop) throws(HardwareError) {
-        guard let clock = loop.hardware.clock as? SettableClock else {
+    public func setClock(unixMs ms: Int64, loop: LinkHost) throws(HardwareError) {
+        guard loop.clockIsSettable else {
             throw HardwareError(.unsupported, device: "clock", operation: "set the time", reason: "this device's clock cannot be set from the phone")
         }
         guard TimeRange.contains(Instant(floorDiv(ms, 1000))) else {
             throw HardwareError(.invalidArgument, device: "clock", operation: "set the time", reason: "\(ms) ms is outside the valid range \(TimeRange.text)")
         }
-        try clock.setWallMs(ms)
+        try loop.setWallClock(ms: ms)
         let now = loop.nowMs
         for k in sessions.keys {
             sessions[k]?.lastFrameMs = now
@@ -30,7 +30,7 @@ extension LinkService {
     }
 
     /// Current Time as the device shows it: local time in the pet's zone.
-    public static func currentTime(loop: DeviceLoop) -> CurrentTime {
+    public static func currentTime(loop: LinkHost) -> CurrentTime {
         let ms = loop.nowMs
         let local = loop.state.clock.local(loop.now)
         let w = local.date.weekday
@@ -40,7 +40,7 @@ extension LinkService {
     }
 
     /// The instant (ms since 1970) of a Current Time value read as local time in the pet's zone.
-    public static func unixMs(_ t: CurrentTime, loop: DeviceLoop) -> Int64 {
+    public static func unixMs(_ t: CurrentTime, loop: LinkHost) -> Int64 {
         let local = LocalDateTime(date: CivilDate(year: t.year, month: t.month, day: t.day), hour: t.hours, minute: t.minutes, second: t.seconds)
         return TimeRange.milliseconds(loop.state.clock.instant(local)).saturatingAdded(Int64(t.fractions256) * 1000 / 256)
     }
@@ -48,7 +48,7 @@ extension LinkService {
     /// Connects a GATT server to this service and the loop: the state characteristic, Current
     /// Time (read and write) and, when given, the battery level. A refused clock write (no
     /// CAP_SYS_TIME) is answered "data field ignored" and logged without the time.
-    public func serve(_ server: GATTServer, loop: DeviceLoop, batteryLevel: (() -> UInt8)? = nil) {
+    public func serve(_ server: GATTServer, loop: LinkHost, batteryLevel: (() -> UInt8)? = nil) {
         server.stateValue = { [weak self, weak loop] in
             guard let self, let loop else { return [] }
             return self.stateSummary(loop: loop)

@@ -8,7 +8,7 @@ import PetDevice
 /// a restart does not lift it, and the pairing screen says so. The phone's 32-byte token is
 /// stored only as its SHA-256 (`phone.paired`).
 extension LinkService {
-    func pairBegin(from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    func pairBegin(from c: Int, loop: LinkHost) -> [LinkFrame] {
         let now = loop.now
         if let retry = lockRemaining(loop) {
             return reply(c, ErrorMessage(code: ErrorCode.pairingLocked, message: "pairing is locked after \(PhoneRules.wrongCodesBeforeLock) wrong codes", retryAfter: retry))
@@ -30,18 +30,18 @@ extension LinkService {
         sessions[c]?.challenge = Session.Challenge(bytes: challenge, code: code,
                                                    expiresMs: loop.nowMs &+ Int64(config.challengeSeconds) * 1000)
         codeShownFor = c
-        loop.showPairingCode(code)
+        effects.append(.pairingCode(code))
         log?("link: client \(c): pairing code shown until \(now.seconds + Int64(config.challengeSeconds))")
         return reply(c, PairChallenge(challenge: challenge, expiresIn: config.challengeSeconds))
     }
 
-    func pairFinish(_ p: PairFinish, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    func pairFinish(_ p: PairFinish, from c: Int, loop: LinkHost) -> [LinkFrame] {
         // The challenge is spent whatever happens next: a proof is checked at most once.
         guard let ch = sessions[c]?.challenge else {
             return reply(c, ErrorMessage(code: ErrorCode.noChallenge, message: "no pairing challenge is open on this connection (send pair.begin)"))
         }
         sessions[c]?.challenge = nil
-        hideCode(ifShownFor: c, loop: loop)
+        hideCode(ifShownFor: c)
         if loop.nowMs >= ch.expiresMs {
             return reply(c, ErrorMessage(code: ErrorCode.noChallenge, message: "the pairing challenge expired (send pair.begin)"))
         }
@@ -75,7 +75,7 @@ extension LinkService {
         }
     }
 
-    private func wrongCode(from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    private func wrongCode(from c: Int, loop: LinkHost) -> [LinkFrame] {
         wrongCodes += 1
         log?("link: client \(c): wrong pairing code (\(wrongCodes) in a row)")
         guard wrongCodes >= PhoneRules.wrongCodesBeforeLock else {
@@ -93,7 +93,7 @@ extension LinkService {
                                      retryAfter: PhoneRules.lockSeconds))
     }
 
-    func unpair(_ phone: String, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    func unpair(_ phone: String, from c: Int, loop: LinkHost) -> [LinkFrame] {
         let id: String
         do { id = "link-unpair-" + Hex.encode(try random.bytes(8)) } catch {
             return reply(c, ErrorMessage(code: ErrorCode.internalError, message: error.description))
@@ -112,16 +112,16 @@ extension LinkService {
     }
 
     /// Seconds left of a pairing lockout (nil: not locked).
-    func lockRemaining(_ loop: DeviceLoop) -> Int64? {
+    func lockRemaining(_ loop: LinkHost) -> Int64? {
         guard let until = loop.state.phones.lockedUntil, loop.now < until else { return nil }
         return until - loop.now
     }
 
-    /// Stores a link-made command through the loop (durable before this returns); the error
-    /// message to send if it was refused or the journal failed.
-    func journal(_ command: Command, loop: DeviceLoop) -> Result<Reply, ErrorMessage> {
+    /// Stores a link-made command through the host (durable before this returns; its events
+    /// pushed); the error message to send if it was refused or the journal failed.
+    func journal(_ command: Command, loop: LinkHost) -> Result<Reply, ErrorMessage> {
         do {
-            let outcome = try loop.send(command)
+            let outcome = try commitOne(command, loop: loop)
             switch outcome.result {
             case .success(let r): return .success(r)
             case .failure(let e): return .failure(ErrorMessage(code: e.code, message: e.description))

@@ -21,8 +21,3 @@ public struct LinkConfig: Sendable, Equatable {
     public var maxWaitingBytes = 1 << 20
     public init() {}
 }
-
-/// A clock the phone may set (`time.set`): the daemon's system clock, the simulator's virtual one.
-public protocol SettableClock: AnyObject {
-    func setWallMs(_ ms: Int64) throws(HardwareError)
-}

@@ -23,13 +23,13 @@ extension LinkService {
         case domain(Command)
     }
 
-    func command(_ m: CommandMessage, phone: String, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    func command(_ m: CommandMessage, phone: String, from c: Int, loop: LinkHost) -> [LinkFrame] {
         switch prepare(m, phone: phone, from: c, loop: loop) {
         case .answered(let frames): return frames
         case .link: return linkCommand(m, from: c, loop: loop)
         case .domain(let command):
             let outcome: Outcome
-            do { outcome = try loop.send(command) } catch {
+            do { outcome = try commitOne(command, loop: loop) } catch {
                 log?("link: journal failed for a \(m.name.prefix(40)) command: \(error)")
                 return journalFailed(m.id, from: c)
             }
@@ -38,7 +38,7 @@ extension LinkService {
     }
 
     /// Validates a command message and parses it against the device's current state.
-    func prepare(_ m: CommandMessage, phone: String, from c: Int, loop: DeviceLoop) -> Prepared {
+    func prepare(_ m: CommandMessage, phone: String, from c: Int, loop: LinkHost) -> Prepared {
         guard Self.validClientID(m.id) else {
             return .answered(reply(c, ErrorMessage(id: nil, code: ErrorCode.invalidField,
                                                    message: "invalid id: must be 1–\(Self.maxClientID) ASCII letters, digits or - _ . : #")))
@@ -52,7 +52,7 @@ extension LinkService {
         }
         if Self.linkCommands.contains(m.name) { return .link }
         let journalID = Self.journalID(phone: phone, id: m.id)
-        if loop.app.engine.isDuplicate(journalID) {
+        if loop.state.seenCommands.contains(journalID) {
             // Seen before: the app answers with the stored reply whatever the action says (and
             // the fields may no longer parse: a relative time, a deleted task).
             return .domain(Command(id: journalID, at: loop.now, action: .petThePet))
@@ -80,11 +80,17 @@ extension LinkService {
         }
     }
 
+    /// Stores one command through the host (durable before this returns) and pushes its events.
+    func commitOne(_ command: Command, loop: LinkHost) throws(AppError) -> Outcome {
+        guard let only = try commit([command], loop: loop).first else { throw .journal(seq: nil, detail: "a command produced no outcome") }
+        return only
+    }
+
     func journalFailed(_ id: String, from c: Int) -> [LinkFrame] {
         reply(c, ErrorMessage(id: id, code: ErrorCode.journal, message: "the journal could not store this command; nothing changed"))
     }
 
-    private func linkCommand(_ m: CommandMessage, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    private func linkCommand(_ m: CommandMessage, from c: Int, loop: LinkHost) -> [LinkFrame] {
         var fields: [String: String] = [:]
         for (k, v) in m.fields ?? [:] { if let text = v.fieldText { fields[k] = text } }
         switch m.name {
@@ -104,9 +110,9 @@ extension LinkService {
         }
     }
 
-    private func export(id: String, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    private func export(id: String, from c: Int, loop: LinkHost) -> [LinkFrame] {
         let doc: [UInt8]
-        do { doc = try Export.document(loop.app, now: loop.now) } catch {
+        do { doc = try loop.exportDocument() } catch {
             return reply(c, ErrorMessage(id: id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
         }
         let pieces = ExportPart.pieces(of: doc)
@@ -119,13 +125,13 @@ extension LinkService {
         return frames + reply(c, r)
     }
 
-    private func setTime(id: String, fields: [String: String], from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    private func setTime(id: String, fields: [String: String], from c: Int, loop: LinkHost) -> [LinkFrame] {
         guard let text = fields["unix_ms"], let ms = Int64(text), ms > 0, TimeRange.contains(Instant(ms / 1000)) else {
             return reply(c, ErrorMessage(id: id, code: ErrorCode.invalidField, message: "invalid unix_ms: must be milliseconds since 1970, a positive whole number in \(TimeRange.text)"))
         }
         do { try setClock(unixMs: ms, loop: loop) } catch {
             log?("link: time.set failed: \(error)")
-            let message = loop.hardware.clock is SettableClock ? "the clock could not be set: \(error.reason)" : error.reason
+            let message = loop.clockIsSettable ? "the clock could not be set: \(error.reason)" : error.reason
             return reply(c, ErrorMessage(id: id, code: ErrorCode.unsupported, message: message))
         }
         log?("link: clock set by the phone")

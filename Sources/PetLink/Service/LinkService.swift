@@ -3,12 +3,17 @@ import PetDevice
 import PetStore
 
 /// The phone protocol on a `PhoneLink` (docs/protocol.md): the device loop hands it every
-/// transport event, every batch of stored events and its wake-ups, and sends what it returns.
-/// No thread per client: each connection is a `Session` (frame reassembly, authentication,
-/// pairing challenge, timers) in one dictionary, served on the loop's thread.
+/// transport event, every batch of stored events and its wake-ups; it reads the device through
+/// a `LinkHost` and returns what must happen as `LinkEffect`s (frames to send, clients to drop,
+/// the pairing code to show), which the loop applies. It never touches the transport, the app
+/// or the screen itself; to store commands it asks the host (`LinkHost.commit`), handing over
+/// the effects decided so far so that the wire and the screen keep their order. No thread per
+/// client: each connection is a `Session` (frame reassembly, authentication, pairing challenge,
+/// timers) in one dictionary, served on the loop's thread.
 ///
-/// Order on the wire for a command: the events it stored and the `state` summary (pushed while
-/// the command commits), then its `reply` — sent only after the journal transaction is durable.
+/// Order on the wire for a command: the events it stored and the `state` summary (pushed once
+/// the transaction commits), then its `reply` — sent only after the journal transaction is
+/// durable.
 public final class LinkService: LinkServing {
     public let config: LinkConfig
     let random: SecureRandom
@@ -24,6 +29,9 @@ public final class LinkService: LinkServing {
     /// Short notes for the operator's log: client numbers, message types, codes, sizes — never
     /// personal text.
     public var log: ((String) -> Void)?
+    /// What the call being served decided so far, in order (handed to the loop when it returns,
+    /// or to `LinkHost.commit` before a journal transaction).
+    var effects: [LinkEffect] = []
 
     public init(config: LinkConfig = LinkConfig(), random: SecureRandom = SystemRandom()) {
         self.config = config
@@ -36,25 +44,32 @@ public final class LinkService: LinkServing {
 
     // MARK: - LinkServing
 
-    public func handle(_ event: LinkEvent, loop: DeviceLoop) -> [LinkFrame] {
+    public func handle(_ event: LinkEvent, loop: LinkHost) -> [LinkEffect] {
         switch event {
         case .connected(let c):
             if sessions.count >= config.maxClients {
                 log?("link: client \(c) refused: \(sessions.count) clients connected")
-                drop(c, ErrorMessage(code: ErrorCode.tooManyClients, message: "the device serves at most \(config.maxClients) connections"), loop: loop)
-                return []
+                drop(c, ErrorMessage(code: ErrorCode.tooManyClients, message: "the device serves at most \(config.maxClients) connections"))
+            } else {
+                sessions[c] = Session(nowMs: loop.nowMs)
             }
-            sessions[c] = Session(nowMs: loop.nowMs)
-            return []
         case .disconnected(let c):
-            forget(c, loop: loop)
-            return []
+            forget(c)
         case .frame(let f):
-            return received(f, loop: loop)
+            received(f, loop: loop)
         }
+        return takeEffects()
     }
 
-    public func pushed(_ events: [Event], loop: DeviceLoop) -> [LinkFrame] {
+    public func pushed(_ events: [Event], loop: LinkHost) -> [LinkEffect] {
+        push(events, loop: loop).map { .send($0) }
+    }
+
+    /// The frames that push stored events to the authenticated connections: each event, the
+    /// queued reminders when they changed, the `state` summary; a connection whose phone was
+    /// unpaired (or every one, after a wipe) gets `not_paired` instead and is no longer
+    /// authenticated. Reads the state after the events.
+    func push(_ events: [Event], loop: LinkHost) -> [LinkFrame] {
         guard !events.isEmpty else { return [] }
         let last = Int64(loop.state.eventCount)
         let first = last - Int64(events.count) + 1
@@ -76,7 +91,7 @@ public final class LinkService: LinkServing {
             if wiped || unpaired.contains(phone) { drops.append(c) }
         }
         var frames: [LinkFrame] = []
-        let bodies = events.enumerated().map { i, e in Self.eventMessage(e, seq: first + Int64(i)) }
+        let bodies = events.enumerated().map { i, e in Self.eventFrame(e, seq: first + Int64(i)) }
         let state = MessageEncoder.frame(stateMessage(loop, id: nil, withTasks: false))
         let queued = reminders ? MessageEncoder.frame(remindersMessage(loop)) : nil
         for c in sessions.keys.sorted() where sessions[c]?.phone != nil && !drops.contains(c) {
@@ -93,7 +108,7 @@ public final class LinkService: LinkServing {
         return frames
     }
 
-    public func nextDeadlineMs(loop: DeviceLoop) -> Int64? {
+    public func nextDeadlineMs(loop: LinkHost) -> Int64? {
         var best: Int64?
         func consider(_ t: Int64) { best = best.map { min($0, t) } ?? t }
         for s in sessions.values {
@@ -105,19 +120,19 @@ public final class LinkService: LinkServing {
         return best
     }
 
-    public func tick(loop: DeviceLoop) -> [LinkFrame] {
+    public func tick(loop: LinkHost) -> [LinkEffect] {
         let now = loop.nowMs
         for c in sessions.keys.sorted() {
             guard let s = sessions[c] else { continue }
             if let p = s.partialSinceMs, now - p >= config.halfFrameTimeoutMs {
                 log?("link: client \(c) dropped: half a frame for \(config.halfFrameTimeoutMs / 1000) s")
-                drop(c, ErrorMessage(code: ErrorCode.timeout, message: "a frame was left unfinished for \(config.halfFrameTimeoutMs / 1000) s"), loop: loop)
+                drop(c, ErrorMessage(code: ErrorCode.timeout, message: "a frame was left unfinished for \(config.halfFrameTimeoutMs / 1000) s"))
             } else if now - s.lastFrameMs >= config.idleTimeoutMs {
                 log?("link: client \(c) dropped: idle")
-                drop(c, ErrorMessage(code: ErrorCode.timeout, message: "no message for \(config.idleTimeoutMs / 1000) s (send ping to stay connected)"), loop: loop)
+                drop(c, ErrorMessage(code: ErrorCode.timeout, message: "no message for \(config.idleTimeoutMs / 1000) s (send ping to stay connected)"))
             } else if let ch = s.challenge, now >= ch.expiresMs {
                 sessions[c]?.challenge = nil
-                hideCode(ifShownFor: c, loop: loop)
+                hideCode(ifShownFor: c)
             }
         }
         // Backlogs: one more batch for each connection not yet served in this wake-up.
@@ -125,21 +140,21 @@ public final class LinkService: LinkServing {
             guard let s = sessions[c], s.hasWaiting, s.servedAtWake != loop.wakeups else { continue }
             serve(c, loop: loop)
         }
-        return []
+        return takeEffects()
     }
 
     // MARK: - Frames in
 
-    private func received(_ f: LinkFrame, loop: DeviceLoop) -> [LinkFrame] {
-        guard var s = sessions[f.client] else { return [] }
+    private func received(_ f: LinkFrame, loop: LinkHost) {
+        guard var s = sessions[f.client] else { return }
         let bodies: [[UInt8]]
         do {
             bodies = try s.decoder.feed(f.bytes)
         } catch {
             let code = if case .frameTooLarge = error { ErrorCode.frameTooLarge } else { ErrorCode.malformed }
             log?("link: client \(f.client) dropped: \(error)")
-            drop(f.client, ErrorMessage(code: code, message: error.description), loop: loop)
-            return []
+            drop(f.client, ErrorMessage(code: code, message: error.description))
+            return
         }
         let now = loop.nowMs
         if !bodies.isEmpty { s.lastFrameMs = now }
@@ -149,18 +164,17 @@ public final class LinkService: LinkServing {
         sessions[f.client] = s
         if s.waitingBytes > config.maxWaitingBytes {
             log?("link: client \(f.client) dropped: \(s.waitingBytes) bytes of messages waiting")
-            drop(f.client, ErrorMessage(code: ErrorCode.overloaded, message: "more than \(config.maxWaitingBytes) bytes of messages waiting for answers: wait for replies before sending more"), loop: loop)
-            return []
+            drop(f.client, ErrorMessage(code: ErrorCode.overloaded, message: "more than \(config.maxWaitingBytes) bytes of messages waiting for answers: wait for replies before sending more"))
+            return
         }
         if s.hasWaiting && s.servedAtWake != loop.wakeups { serve(f.client, loop: loop) }
-        return []
     }
 
     /// One batch of a connection's waiting messages (at most `config.batchLimit`), answered in
     /// order. A run of domain commands is decided together and stored in one journal transaction
-    /// (`DeviceLoop.sendBatch`); their events are pushed, then the replies go out. Anything else
-    /// ends the run and is answered on its own. Frames are sent here, as they are ready.
-    func serve(_ c: Int, loop: DeviceLoop) {
+    /// (`LinkHost.commit`); their events are pushed, then the replies go out. Anything else
+    /// ends the run and is answered on its own. Frames join `effects` as they are ready.
+    func serve(_ c: Int, loop: LinkHost) {
         sessions[c]?.servedAtWake = loop.wakeups
         var run: [(id: String, prepared: Prepared)] = []
         var runIDs: Set<String> = []
@@ -168,7 +182,7 @@ public final class LinkService: LinkServing {
             guard !run.isEmpty else { return }
             let entries = run
             run = []; runIDs = []
-            loop.sendLink(commandRun(entries, from: c, loop: loop))
+            emit(commandRun(entries, from: c, loop: loop))
         }
         var handled = 0
         while handled < config.batchLimit, sessions[c] != nil, let body = sessions[c]?.takeWaiting() {
@@ -177,12 +191,12 @@ public final class LinkService: LinkServing {
             do { m = try ClientMessage.decode(body) } catch {
                 flush()
                 let code = if case .unknownType = error { ErrorCode.unknownType } else { ErrorCode.malformed }
-                loop.sendLink(reply(c, ErrorMessage(code: code, message: error.description)))
+                emit(reply(c, ErrorMessage(code: code, message: error.description)))
                 continue
             }
             guard case .command(let cmd) = m, let s = sessions[c], s.saidHello, let phone = s.phone else {
                 flush()
-                loop.sendLink(message(m, from: c, loop: loop))
+                emit(message(m, from: c, loop: loop))
                 continue
             }
             // A repeated id must see its first occurrence stored (or refused) before it is parsed.
@@ -190,7 +204,7 @@ public final class LinkService: LinkServing {
             let prepared = prepare(cmd, phone: phone, from: c, loop: loop)
             if case .link = prepared {
                 flush()
-                loop.sendLink(command(cmd, phone: phone, from: c, loop: loop))
+                emit(command(cmd, phone: phone, from: c, loop: loop))
                 continue
             }
             run.append((cmd.id, prepared))
@@ -201,8 +215,9 @@ public final class LinkService: LinkServing {
         flush()
     }
 
-    /// Stores a run of prepared commands in one transaction; returns the answers, in order.
-    private func commandRun(_ run: [(id: String, prepared: Prepared)], from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    /// Stores a run of prepared commands in one transaction; its events are pushed (into
+    /// `effects`); returns the answers, in order.
+    private func commandRun(_ run: [(id: String, prepared: Prepared)], from c: Int, loop: LinkHost) -> [LinkFrame] {
         var commands: [Command] = []
         for entry in run { if case .domain(let command) = entry.prepared { commands.append(command) } }
         var outcomes: [Outcome] = []
@@ -210,7 +225,7 @@ public final class LinkService: LinkServing {
         if !commands.isEmpty {
             batchCommits += 1
             batchedCommands += commands.count
-            do { outcomes = try loop.sendBatch(commands) } catch {
+            do { outcomes = try commit(commands, loop: loop) } catch {
                 log?("link: journal failed for a batch of \(commands.count) commands: \(error)")
                 var frames: [LinkFrame] = []
                 for entry in run {
@@ -238,7 +253,7 @@ public final class LinkService: LinkServing {
         return frames
     }
 
-    private func message(_ m: ClientMessage, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    private func message(_ m: ClientMessage, from c: Int, loop: LinkHost) -> [LinkFrame] {
         guard let s = sessions[c] else { return [] }
         if case .hello(let h) = m { return hello(h, from: c, loop: loop) }
         guard s.saidHello else { return reply(c, ErrorMessage(code: ErrorCode.helloFirst, message: "say hello first")) }
@@ -258,7 +273,7 @@ public final class LinkService: LinkServing {
         }
     }
 
-    private func hello(_ h: Hello, from c: Int, loop: DeviceLoop) -> [LinkFrame] {
+    private func hello(_ h: Hello, from c: Int, loop: LinkHost) -> [LinkFrame] {
         guard ProtocolVersion.supported.contains(h.version) else {
             return reply(c, ErrorMessage(code: ErrorCode.unsupportedVersion,
                                          message: "protocol version \(h.version) is not supported (supported: \(ProtocolVersion.supported.map(String.init).joined(separator: ", ")))"))
@@ -285,7 +300,7 @@ public final class LinkService: LinkServing {
             let from = max(last, seq - Int64(config.replayLimit))
             if from > last { truncated = true }
             do {
-                for row in try loop.app.store.events(after: max(0, from), limit: config.replayLimit) {
+                for row in try loop.storedEvents(after: max(0, from), limit: config.replayLimit) {
                     replay.append(MessageEncoder.frame(EventMessage(
                         seq: row.seq, at: row.at, kind: EventMessage.kind(type: row.type, coinsDelta: row.coinsDelta),
                         event: JSONValue.parse(row.payload) ?? .null)))
@@ -309,33 +324,75 @@ public final class LinkService: LinkServing {
         [LinkFrame(client: c, bytes: MessageEncoder.frame(message))]
     }
 
+    /// Frames to send, after the effects decided so far.
+    func emit(_ frames: [LinkFrame]) {
+        for f in frames { effects.append(.send(f)) }
+    }
+
+    /// The effects decided so far, handed over (to the loop, or to `LinkHost.commit`).
+    func takeEffects() -> [LinkEffect] {
+        defer { effects = [] }
+        return effects
+    }
+
+    /// Stores commands through the host in one journal transaction (the effects decided so far
+    /// are applied first), then pushes the events they stored; the outcomes, in order.
+    func commit(_ commands: [Command], loop: LinkHost) throws(AppError) -> [Outcome] {
+        let outcomes = try loop.commit(commands, after: takeEffects())
+        var committed: [Event] = []
+        for o in outcomes { committed += o.committed }
+        emit(push(committed, loop: loop))
+        return outcomes
+    }
+
     /// Sends a last error and closes the connection.
-    func drop(_ c: Int, _ error: ErrorMessage, loop: DeviceLoop) {
-        loop.sendLink([LinkFrame(client: c, bytes: MessageEncoder.frame(error))])
-        loop.hardware.link?.disconnect(client: c)
-        loop.noteLink(.disconnected(client: c))
-        forget(c, loop: loop)
+    func drop(_ c: Int, _ error: ErrorMessage) {
+        emit(reply(c, error))
+        effects.append(.drop(client: c))
+        forget(c)
     }
 
-    private func forget(_ c: Int, loop: DeviceLoop) {
+    private func forget(_ c: Int) {
         sessions.removeValue(forKey: c)
-        hideCode(ifShownFor: c, loop: loop)
+        hideCode(ifShownFor: c)
     }
 
-    func hideCode(ifShownFor c: Int, loop: DeviceLoop) {
+    func hideCode(ifShownFor c: Int) {
         guard codeShownFor == c else { return }
         codeShownFor = nil
-        loop.showPairingCode(nil)
+        effects.append(.pairingCode(nil))
     }
 
-    /// An event as pushed: its journal body, its seq, its kind for phones.
-    static func eventMessage(_ e: Event, seq: Int64) -> [UInt8] {
-        let body = MessageEncoder.body(e.kind)
-        let value = JSONValue.parse(String(decoding: body, as: UTF8.self)) ?? .null
-        return MessageEncoder.frame(EventMessage(seq: seq, at: e.at.seconds, kind: EventMessage.kind(type: e.kind.type, coinsDelta: e.kind.coinsDelta), event: value))
+    /// An event as pushed: its journal body (encoded once, here), its seq, its kind for phones.
+    static func eventFrame(_ e: Event, seq: Int64) -> [UInt8] {
+        eventFrame(seq: seq, at: e.at.seconds, kind: EventMessage.kind(type: e.kind.type, coinsDelta: e.kind.coinsDelta),
+                   body: MessageEncoder.body(e.kind))
     }
 
-    func stateMessage(_ loop: DeviceLoop, id: String?, withTasks: Bool) -> StateMessage {
+    /// The `event` message around an encoded event body, byte for byte what `MessageEncoder`
+    /// makes of an `EventMessage` holding that body (sorted keys: at, event, kind, seq, type),
+    /// without decoding and encoding the body again. `kind` is one of `EventMessage.kind`'s
+    /// words (lower-case letters and hyphens, nothing to escape; anything else takes the long way).
+    static func eventFrame(seq: Int64, at: Int64, kind: String, body: [UInt8]) -> [UInt8] {
+        guard !kind.isEmpty, kind.utf8.allSatisfy({ (97...122).contains($0) || $0 == 45 }) else {
+            return MessageEncoder.frame(EventMessage(seq: seq, at: at, kind: kind,
+                                                     event: JSONValue.parse(String(decoding: body, as: UTF8.self)) ?? .null))
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + kind.utf8.count + 64)
+        out += #"{"at":"#.utf8
+        out += String(at).utf8
+        out += #","event":"#.utf8
+        out += body
+        out += #","kind":""#.utf8
+        out += kind.utf8
+        out += #"","seq":"#.utf8
+        out += String(seq).utf8
+        out += #","type":"event"}"#.utf8
+        return Frame.encode(out)
+    }
+
+    func stateMessage(_ loop: LinkHost, id: String?, withTasks: Bool) -> StateMessage {
         let s = loop.state
         let tasks = withTasks ? s.openTasks().map {
             StateMessage.TaskSummary(id: $0.id, title: $0.title, due: $0.due?.seconds, category: $0.category)
@@ -344,7 +401,7 @@ public final class LinkService: LinkServing {
                             mood: s.mood(at: max(loop.now, s.now)).rawValue, remindersWaiting: s.reminders.outbox.count, tasks: tasks)
     }
 
-    func remindersMessage(_ loop: DeviceLoop) -> RemindersMessage {
+    func remindersMessage(_ loop: LinkHost) -> RemindersMessage {
         RemindersMessage(items: loop.state.reminders.outbox.map {
             .init(id: $0.id, source: $0.source.rawValue, ref: $0.ref, due: $0.due.seconds, solicited: $0.solicited)
         })

@@ -80,17 +80,21 @@ public final class SocketLink: PhoneLink {
         case .unix(let path):
             listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: errnoText()) }
-            // A socket file left by an earlier run is replaced; any other file is not touched.
-            var st = stat()
-            if lstat(path, &st) == 0 {
-                guard st.st_mode & S_IFMT == S_IFSOCK else { throw .badAddress(where_, reason: "the path exists and is not a socket") }
-                unlink(path)
-            }
             var sa = sockaddr_un()
             sa.sun_family = sa_family_t(AF_UNIX)
             let bytes = Array(path.utf8)
             withUnsafeMutableBytes(of: &sa.sun_path) { raw in
                 for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
+            }
+            // A socket file left by an earlier run is replaced; one a running process still serves
+            // (it accepts a connection) is never taken over, and any other file is not touched.
+            var st = stat()
+            if lstat(path, &st) == 0 {
+                guard st.st_mode & S_IFMT == S_IFSOCK else { throw .badAddress(where_, reason: "the path exists and is not a socket") }
+                if Self.isServed(sa) {
+                    throw .badAddress(where_, reason: "another process (a running deskpet daemon or simulator) serves this socket; stop it first or choose another path")
+                }
+                unlink(path)
             }
             let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
             guard r == 0 else { throw .system(what: "bind \(where_)", reason: errnoText()) }
@@ -98,6 +102,17 @@ public final class SocketLink: PhoneLink {
         }
         guard listen(listener, 128) == 0 else { throw .system(what: "listen \(where_)", reason: errnoText()) }
         try watch(listener, out: false, add: true)
+    }
+
+    /// Whether a process listens on the Unix socket at `sa` (a connection is accepted; a socket
+    /// file left by a process that ended refuses it with ECONNREFUSED).
+    private static func isServed(_ address: sockaddr_un) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var sa = address
+        let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        return r == 0 || errno == EAGAIN   // EAGAIN: its backlog is full, it is still alive
     }
 
     private func watch(_ fd: Int32, out: Bool, add: Bool) throws(LinkError) {

@@ -208,6 +208,7 @@ public final class BLELink: PhoneLink {
     public func send(_ frame: LinkFrame) throws(HardwareError) {
         guard let c = connections[frame.client] else { return }
         write(frame.client, c.session.send(frame: frame.bytes))
+        if c.session.eventReadOverflow { drop(frame.client) }   // reads the event characteristic, too slowly
     }
 
     /// Drops a client; its `.disconnected` comes with the next `receive`.

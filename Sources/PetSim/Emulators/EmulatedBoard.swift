@@ -44,44 +44,26 @@ extension EmulatedPanel where Driver == SSD1680, Emulator == SSD1680Emulator {
 
 /// A board whose panel is a real driver on an emulated controller: the device loop (app, journal
 /// in memory, gestures, navigator, screens, panel pipeline) presents every frame at every wake-up,
-/// as the daemon does, and the driver turns it into bus traffic. Time is virtual.
-public final class EmulatedBoard {
-    public let clock: VirtualClock
-    public let input = ScriptedInput()
-    public let loop: DeviceLoop
-    public let profile: DisplayProfile
-
+/// as the daemon does, and the driver turns it into bus traffic. Time is virtual. The wiring is
+/// `VirtualBoard`'s, shared with the simulator.
+public final class EmulatedBoard: VirtualBoard {
+    /// A ready driver (on its emulator) as the panel, with the keys of `layout`.
     public init(panel: Panel, profile: DisplayProfile, start: Instant, zone: String = "UTC",
                 layout: InputLayout = .threeButtons) throws(AppError) {
         let store: EventStore
         do { store = try EventStore.inMemory() } catch { throw .store(error) }
-        let app = try PetApp(store: store, now: start, zone: zone)
-        clock = VirtualClock(wallMs: start.seconds &* 1000)
-        self.profile = profile
-        loop = DeviceLoop(app: app, hardware: Hardware(clock: clock, inputs: [input], panel: panel), profile: profile,
-                          layout: layout, boot: false, presentsEagerly: true)
-        try loop.step()
+        let board = Board.simulator(profile: profile, layout: layout)
+        try super.init(board: board, parts: SimulatedParts(), panel: panel, store: store, start: start, zone: zone,
+                       boot: false, presentsEagerly: true)
     }
 
-    public var now: Instant { loop.now }
-
-    /// One button edge now; the loop wakes for it.
-    public func edge(_ b: Button, pressed: Bool) throws(AppError) {
-        input.push(InputEdge(b, pressed: pressed, ns: clock.monotonicNs))
-        try loop.step()
-    }
-
-    /// Runs through every deadline up to `ms` from now.
-    public func run(forMs ms: Int64) throws(AppError) {
-        try loop.run(on: clock, untilMs: clock.wallMs + max(0, ms))
-    }
-
-    public func press(_ b: Button) throws(AppError) {
-        try edge(b, pressed: true); try run(forMs: 100); try edge(b, pressed: false); try run(forMs: 400)
-    }
-
-    public func hold(_ b: Button) throws(AppError) {
-        try edge(b, pressed: true); try run(forMs: 800); try edge(b, pressed: false); try run(forMs: 400)
+    /// A board file on the panel emulators (`EmulatedParts`): the factory builds its driver on the
+    /// emulated bus and lines, as the daemon builds it on the real ones.
+    public init(board: Board, start: Instant, zone: String = "UTC") throws(AppError) {
+        let store: EventStore
+        do { store = try EventStore.inMemory() } catch { throw .store(error) }
+        try super.init(board: board, parts: EmulatedParts(board: board), store: store, start: start, zone: zone,
+                       boot: false, presentsEagerly: true)
     }
 
     /// A command as the phone sends it.

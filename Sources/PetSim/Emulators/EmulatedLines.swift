@@ -1,18 +1,8 @@
 import PetDevice
 import PetUI
 
-// The small parts the panel emulators share: virtual time for the drivers' waits, GPIO lines that
+// The small parts the panel emulators share (besides PetDevice's `VirtualDelay`): GPIO lines that
 // remember their levels, a command log, and turning pictures between glass and UI orientation.
-
-/// A `Delay` on virtual time: sleeping moves the clock on at once, nothing waits.
-public final class VirtualDelay: Delay {
-    public private(set) var monotonicNs: UInt64
-    /// Everything slept so far.
-    public private(set) var sleptNs: UInt64 = 0
-    public init(startNs: UInt64 = 1_000_000_000) { monotonicNs = startNs }
-    public func sleep(ns: UInt64) { monotonicNs &+= ns; sleptNs &+= ns }
-    public var ms: Double { Double(monotonicNs) / 1e6 }
-}
 
 /// An output line wired to an emulator: its level (nil until first driven) and every change.
 public final class EmulatedLine: OutputLine {

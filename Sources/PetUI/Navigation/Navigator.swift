@@ -645,6 +645,9 @@ public struct Navigator: Sendable {
 
     /// Brings the derived parts of the view up to date with `state` and `now`.
     mutating func sync(state: PetState, now: Instant) {
+        // The clock was set back: the last input counts as now, so the screen dims and sleeps
+        // after its usual idle time instead of staying lit until the clock is back (docs/reliability.md).
+        if now < ui.lastInput { ui.lastInput = now }
         if ui.screen == .boot, let until = ui.bootUntil, now >= until {
             ui.screen = .home; ui.bootUntil = nil
         }

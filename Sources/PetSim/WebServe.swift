@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PetCore
+import PetDevice
+import PetLink
+import PetUI
+
+/// `deskpet-sim --web PORT`: the simulator's device, headless, in real time, serving the
+/// companion web app and its WebSocket (`WebLink`) on one loopback port
+/// (docs/companion.md, "Serving the app from the device"). The journal lives in a folder kept
+/// between runs, so a restart continues it (as the device does after a power cut). The pairing
+/// code is printed when the screen shows it (`pairing code: NNNNNN`), as an owner reads it off the
+/// display, and the screen's text can be written to a file whenever it changes (for tests).
+public final class WebServe {
+    public struct Options: Sendable {
+        /// `PORT` or `HOST:PORT` (loopback unless `allowRemote`).
+        public var address = "8080"
+        public var webRoot: String?
+        public var origins: [String] = []
+        public var allowRemote = false
+        /// The folder of the journal (`DIR/deskpet.db`), created 0700 if missing, kept.
+        public var dataDir = "out/web"
+        /// The pet's time zone for a new journal (an existing one keeps its own).
+        public var zone = "UTC"
+        public var profile: DisplayProfile = .square240
+        public var layout: InputLayout = .threeButtons
+        /// Write the screen's text runs (one a line) here whenever they change.
+        public var screenText: String?
+        /// Print the link's notes (client numbers, codes; never content).
+        public var verbose = false
+        public init() {}
+    }
+
+    public let options: Options
+    public let device: SimDevice
+    public let link: WebLink
+    public let service: LinkService
+    public let database: String
+    private let print: (String) -> Void
+    private var shownCode: String?
+    private var writtenText: String?
+
+    public init(options: Options, print: @escaping (String) -> Void) throws(AppError) {
+        self.options = options
+        self.print = print
+        do { try makePrivateDirectory(options.dataDir) } catch {
+            throw .hardware(HardwareError(HardwareError.Kind(errno: error.code), device: "data folder", operation: "create \(options.dataDir)", reason: error.description, errno: error.code))
+        }
+        database = options.dataDir + "/deskpet.db"
+        var o = WebLink.Options()
+        o.allowRemote = options.allowRemote
+        o.origins = options.origins
+        o.webRoot = options.webRoot
+        do { link = try WebLink(parsing: options.address, options: o) } catch {
+            throw .hardware(HardwareError(device: "web link", operation: "listen \(options.address)", reason: error.description))
+        }
+        service = LinkService()
+        if options.verbose {
+            service.log = { [print] in print("  " + $0) }
+            link.log = { [print] in print("  " + $0) }
+        }
+        let start = Instant(SystemClock().wallMs / 1000)
+        device = try SimDevice(dbPath: database, start: start, zone: options.zone, profile: options.profile,
+                               layout: options.layout, boot: false, link: link, linkService: service)
+    }
+
+    /// The address to open in a browser.
+    public var url: String { "http://\(shownHost):\(link.port)/" }
+    /// The WebSocket's address.
+    public var socketURL: String { "ws://\(shownHost):\(link.port)/link" }
+    private var shownHost: String { link.host == "0.0.0.0" ? "127.0.0.1" : link.host }
+
+    /// Serves until `stop()` says so: waits on the link's descriptor (at most 50 ms), then lets
+    /// the virtual clock catch up with the real time that passed (deadlines on the way happen at
+    /// their instants), prints a new pairing code and writes the screen's text.
+    public func run(until stop: () -> Bool) throws(AppError) {
+        let clock = SystemClock()
+        var last = clock.monotonicNs
+        try observe()
+        while !stop() {
+            try device.serveLink(waitingUpToMs: 50)
+            let elapsedMs = (clock.monotonicNs &- last) / 1_000_000
+            if elapsedMs > 0 {
+                try device.wait(ms: Int64(elapsedMs))
+                last &+= elapsedMs &* 1_000_000
+            }
+            try observe()
+        }
+    }
+
+    private func observe() throws(AppError) {
+        if device.ui.pairingCode != shownCode {
+            shownCode = device.ui.pairingCode
+            if let code = shownCode { print("pairing code: \(code)") }
+        }
+        guard let path = options.screenText else { return }
+        let text = device.canvas.textRuns.map(\.text).joined(separator: "\n") + "\n"
+        guard text != writtenText else { return }
+        writtenText = text
+        // Replaced whole (a reader never sees half a screen); a test file: no fsync.
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .hardware(HardwareError(device: "screen text", operation: "open \(tmp)", errno: errno))
+        }
+        let bytes = Array(text.utf8)
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard n == bytes.count, rename(tmp, path) == 0 else {
+            unlink(tmp)
+            throw .hardware(HardwareError(device: "screen text", operation: "write \(path)", errno: errno))
+        }
+    }
+
+    /// The web app's folder when none is given: the repository's `web/` above the executable or
+    /// under the current folder, else the packaged `/usr/share/deskpet/web`; nil when none holds
+    /// an `index.html`.
+    public static func defaultWebRoot() -> String? {
+        var candidates: [String] = []
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        if n > 0 {
+            var dir = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            for _ in 0..<6 {
+                guard let slash = dir.lastIndex(of: "/"), slash != dir.startIndex else { break }
+                dir = String(dir[..<slash])
+                candidates.append(dir + "/web")
+            }
+        }
+        if getcwd(&buf, buf.count) != nil { candidates.append(String(cString: buf) + "/web") }
+        candidates.append("/usr/share/deskpet/web")
+        return candidates.first { access($0 + "/index.html", R_OK) == 0 }
+    }
+}

@@ -1,0 +1,630 @@
+#!/usr/bin/python3
+"""Browser tests of the companion web app (web/, docs/companion.md) in Debian's headless Chromium,
+driven over WebDriver BiDi (chromedriver's webSocketUrl) with python3-websockets — no pip packages.
+
+  /usr/bin/python3 tools/companion_test.py [--sim PATH] [--only e2e,ble,a11y,shots] [--out DIR]
+
+Parts:
+  e2e    over WebSocket against the simulator: pair with the printed code, add and complete a task,
+         check a habit, log an urge, buy an item (each checked in the journal with the sqlite3 CLI and
+         in the simulator's screen text), a reminder shown in the page, the simulator stopped with
+         three commands queued then restarted (each applied once), five wrong codes → the lockout.
+  ble    Web Bluetooth with Chromium's emulated adapter (WebDriver BiDi `bluetooth`): chooser,
+         connect, discovery, pairing and a task round trip; the page's writes are relayed to the
+         simulator's link and its reads answered with the device's frames.
+  a11y   text contrast ≥ 4.5:1 on every page in both themes (computed in the page), 200 % zoom.
+  shots  screenshots of every page at 390×844, light and dark, into docs/images/companion/.
+Figures are printed as JSON lines ({"figure": …}). Exit status 0 when every check passed.
+"""
+import http, argparse, asyncio, base64, json, os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, urllib.request
+
+import websockets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WEB = os.path.join(ROOT, 'web')
+SERVICE = '6d9b0001-7e5c-4d2a-9c1f-0de5c9e7a2b1'
+COMMAND = '6d9b0002-7e5c-4d2a-9c1f-0de5c9e7a2b1'
+EVENT = '6d9b0003-7e5c-4d2a-9c1f-0de5c9e7a2b1'
+PAGES = ['today', 'task', 'pet', 'shop', 'focus', 'urge', 'stats', 'reminders', 'settings', 'connect']
+
+FAILS = []
+def check(ok, what):
+    print(('  ok    ' if ok else '  FAIL  ') + what, flush=True)
+    if not ok:
+        FAILS.append(what)
+    return ok
+
+def figure(name, value, unit, **extra):
+    print(json.dumps({'figure': name, 'value': value, 'unit': unit, **extra}), flush=True)
+
+def free_port():
+    s = socket.socket(); s.bind(('127.0.0.1', 0)); p = s.getsockname()[1]; s.close(); return p
+
+
+# ---------------------------------------------------------------- the simulator
+class Sim:
+    """`deskpet-sim --web PORT` (the device serving web/ and /link), in its own data folder."""
+    def __init__(self, binary, data, port):
+        self.binary, self.data, self.port = binary, data, port
+        self.screen = os.path.join(data, 'screen.txt')
+        self.proc = None; self.out = []; self.codes = []
+
+    def start(self):
+        os.makedirs(self.data, exist_ok=True)
+        cmd = [self.binary, '--web', f'127.0.0.1:{self.port}', '--web-root', WEB, '--data', self.data, '--screen-text', self.screen]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+        loop = asyncio.get_event_loop()
+        self.reader = loop.run_in_executor(None, self._read)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(f'http://127.0.0.1:{self.port}/index.html', timeout=1).read(); return
+            except Exception:
+                if self.proc.poll() is not None:
+                    raise RuntimeError('deskpet-sim stopped: ' + ''.join(self.out[-20:]))
+                time.sleep(0.2)
+        raise RuntimeError('deskpet-sim did not serve in 30 s')
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.out.append(line)
+            m = re.search(r'pairing code[^0-9]*([0-9]{6})', line)
+            if m:
+                self.codes.append(m.group(1))
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try: self.proc.wait(10)
+            except subprocess.TimeoutExpired: self.proc.kill(); self.proc.wait()
+
+    def journal(self):
+        return os.path.join(self.data, 'deskpet.db')   # deskpet-sim --web --data DIR
+
+    def sql(self, q):
+        r = subprocess.run(['sqlite3', '-readonly', self.journal(), q], capture_output=True, text=True)
+        return r.stdout.strip()
+
+    def screen_text(self):
+        try: return open(self.screen, encoding='utf-8').read()
+        except OSError: return ''
+
+    async def wait_code(self, known, timeout=10):
+        end = time.time() + timeout
+        while time.time() < end:
+            if len(self.codes) > known: return self.codes[-1]
+            await asyncio.sleep(0.05)
+        raise RuntimeError('no pairing code printed')
+
+
+# ---------------------------------------------------------------- WebDriver BiDi
+class Browser:
+    def __init__(self):
+        self.port = free_port()
+        self.drv = subprocess.Popen(['chromedriver', f'--port={self.port}'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try: urllib.request.urlopen(f'http://127.0.0.1:{self.port}/status', timeout=1); break
+            except Exception: time.sleep(0.1)
+        caps = {'capabilities': {'alwaysMatch': {'browserName': 'chrome', 'webSocketUrl': True, 'goog:chromeOptions': {
+            'binary': '/usr/bin/chromium',
+            'args': ['--headless=new', '--no-sandbox', '--enable-features=WebBluetooth', '--enable-experimental-web-platform-features',
+                     '--disable-gpu', '--hide-scrollbars', '--window-size=390,844', '--no-first-run', '--disable-background-networking']}}}}
+        r = self._post('/session', caps)
+        self.session = r['value']['sessionId']; self.ws_url = r['value']['capabilities']['webSocketUrl']
+        self.next = 0; self.pending = {}; self.events = asyncio.Queue(); self.listeners = []
+
+    def _post(self, path, body):
+        req = urllib.request.Request(f'http://127.0.0.1:{self.port}{path}', data=json.dumps(body).encode(), headers={'Content-Type': 'application/json'})
+        return json.loads(urllib.request.urlopen(req, timeout=60).read())
+
+    async def open(self):
+        self.ws = await websockets.connect(self.ws_url, max_size=None)
+        self.reader = asyncio.ensure_future(self._read())
+        self.dispatcher = asyncio.ensure_future(self._dispatch())
+        tree = await self.send('browsingContext.getTree', {})
+        self.ctx = tree['contexts'][0]['context']
+
+    async def _read(self):
+        async for raw in self.ws:
+            m = json.loads(raw)
+            if 'id' in m and m['id'] in self.pending:
+                self.pending.pop(m['id']).set_result(m)
+            elif m.get('type') == 'event':
+                self.events.put_nowait(m)
+
+    async def _dispatch(self):
+        # Events are handled in order, outside the reader (a handler's own commands need the reader).
+        while True:
+            m = await self.events.get()
+            for fn in list(self.listeners):
+                try: await fn(m)
+                except Exception as e: print('  listener error', e)
+
+    async def send(self, method, params, timeout=60):
+        self.next += 1; i = self.next
+        fut = asyncio.get_event_loop().create_future(); self.pending[i] = fut
+        await self.ws.send(json.dumps({'id': i, 'method': method, 'params': params}))
+        m = await asyncio.wait_for(fut, timeout)
+        if m.get('type') == 'error' or 'error' in m:
+            raise RuntimeError(f'{method}: {m.get("error")}: {m.get("message")}')
+        return m['result']
+
+    async def js(self, expr, user=False):
+        """Evaluates an expression (awaited) and returns its JSON value."""
+        r = await self.send('script.callFunction', {'functionDeclaration': f'async () => JSON.stringify(await ({expr}))',
+                                                    'target': {'context': self.ctx}, 'awaitPromise': True, 'userActivation': user})
+        if r.get('type') == 'exception':
+            raise RuntimeError(f'page exception: {r["exceptionDetails"].get("text")} in {expr[:80]}')
+        v = r['result'].get('value')
+        return json.loads(v) if isinstance(v, str) else None
+
+    async def wait(self, expr, timeout=15, what=None):
+        end = time.time() + timeout; last = None
+        while time.time() < end:
+            try:
+                last = await self.js(expr)
+                if last: return last
+            except RuntimeError as e: last = str(e)
+            await asyncio.sleep(0.1)
+        raise TimeoutError(f'waited {timeout}s for {what or expr[:100]} (last: {str(last)[:200]})')
+
+    async def click(self, selector):
+        await self.wait(f'!!document.querySelector({json.dumps(selector)})', what=selector)
+        await self.js(f'(document.querySelector({json.dumps(selector)}).click(), true)', user=True)
+
+    async def click_text(self, text, scope='main'):
+        sel = json.dumps(scope); t = json.dumps(text)
+        await self.wait(f'[...document.querySelectorAll({sel} + " button, " + {sel} + " a")].some(b => b.textContent.trim() === {t} && !b.disabled)', what=f'button {text}')
+        await self.js(f'([...document.querySelectorAll({sel} + " button, " + {sel} + " a")].find(b => b.textContent.trim() === {t} && !b.disabled).click(), true)', user=True)
+
+    async def fill(self, selector, value):
+        await self.wait(f'!!document.querySelector({json.dumps(selector)})', what=selector)
+        await self.js(f'(() => {{ const e = document.querySelector({json.dumps(selector)}); e.focus(); e.value = {json.dumps(value)}; e.dispatchEvent(new Event("input", {{bubbles: true}})); return true; }})()')
+
+    async def goto(self, url):
+        await self.send('browsingContext.navigate', {'context': self.ctx, 'url': url, 'wait': 'complete'})
+
+    async def viewport(self, w, h, dpr=1):
+        await self.send('browsingContext.setViewport', {'context': self.ctx, 'viewport': {'width': w, 'height': h}, 'devicePixelRatio': dpr})
+
+    async def screenshot(self, path):
+        r = await self.send('browsingContext.captureScreenshot', {'context': self.ctx, 'origin': 'document'})
+        with open(path, 'wb') as f: f.write(base64.b64decode(r['data']))
+
+    async def close(self):
+        try: await self.ws.close()
+        except Exception: pass
+        try: urllib.request.urlopen(urllib.request.Request(f'http://127.0.0.1:{self.port}/session/{self.session}', method='DELETE'), timeout=10)
+        except Exception: pass
+        self.drv.terminate()
+        try: self.drv.wait(5)
+        except subprocess.TimeoutExpired: self.drv.kill()
+
+
+class BridgeSim(Sim):
+    """Before `deskpet-sim --web` exists: `deskpet-sim run` serving its TCP link (a `serve` step),
+    and this process serving web/ plus a WebSocket /link relaying binary messages to that link.
+    No screen text in this mode (the screen checks are reported as skipped)."""
+    def start(self):
+        os.makedirs(self.data, exist_ok=True)
+        scen = os.path.join(self.data, 'bridge.scenario')
+        if not os.path.exists(scen):
+            with open(scen, 'w') as f:
+                f.write('start 2026-03-02 08:00 zone=UTC\nsend pet.name name=Mochi\nserve 60m\n')
+        self.link_port = free_port()
+        self.proc = subprocess.Popen([self.binary, 'run', scen, '--link', f'tcp:127.0.0.1:{self.link_port}', '--out', self.data, '--keep'] if False else
+                                     [self.binary, 'run', scen, '--link', f'tcp:127.0.0.1:{self.link_port}', '--out', self.data],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+        asyncio.get_event_loop().run_in_executor(None, self._read)
+        for _ in range(300):
+            try: socket.create_connection(('127.0.0.1', self.link_port), 0.2).close(); break
+            except OSError: time.sleep(0.1)
+        async def relay(ws, path=None):
+            r, w = await asyncio.open_connection('127.0.0.1', self.link_port)
+            async def up():
+                async for m in ws:
+                    w.write(m if isinstance(m, bytes) else m.encode()); await w.drain()
+                w.close()
+            async def down():
+                while True:
+                    b = await r.read(65536)
+                    if not b: break
+                    await ws.send(b)
+                await ws.close()
+            await asyncio.gather(up(), down(), return_exceptions=True)
+        def files(path, headers):
+            if path.split('?')[0] == '/link': return None
+            p = path.split('?')[0].lstrip('/') or 'index.html'
+            full = os.path.realpath(os.path.join(WEB, p))
+            if not full.startswith(WEB) or not os.path.isfile(full): return (http.HTTPStatus.NOT_FOUND, [], b"not found")
+            ct = {'html': 'text/html', 'mjs': 'text/javascript', 'js': 'text/javascript', 'css': 'text/css', 'png': 'image/png', 'webmanifest': 'application/manifest+json'}.get(p.rsplit('.', 1)[-1], 'application/octet-stream')
+            return (http.HTTPStatus.OK, [("Content-Type", ct)], open(full, "rb").read())
+        self.server_task = websockets.serve(relay, '127.0.0.1', self.port, process_request=files, max_size=None)
+        return self.server_task
+
+    def journal(self):
+        return os.path.join(self.data, 'bridge', 'deskpet.db')
+
+    def stop(self):
+        super().stop()
+
+
+# ---------------------------------------------------------------- parts
+async def pair(b, sim, name='Test phone'):
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html#connect')
+    await b.wait('document.documentElement.dataset.ready === "1"')
+    await b.wait('deskpet.ctl.status === "unpaired"', what='the device says: not paired')
+    known = len(sim.codes)
+    await b.click('#pair-begin')
+    code = await sim.wait_code(known)
+    await b.fill('#pair-code', code)
+    await b.fill('#pair-name', name)
+    await b.click('#pair-finish')
+    await b.wait('deskpet.ctl.status === "online" && !!deskpet.ctl.device.token', what='paired and online')
+    return code
+
+
+async def wait_journal(sim, q, pred, timeout=10):
+    end = time.time() + timeout; v = None
+    while time.time() < end:
+        v = sim.sql(q)
+        if pred(v): return v
+        await asyncio.sleep(0.1)
+    return v
+
+
+async def wait_screen(sim, text, timeout=10):
+    if isinstance(sim, BridgeSim):
+        print(f'  skip  screen text "{text}" (bridge mode has no screen text)'); return True
+    end = time.time() + timeout
+    while time.time() < end:
+        if text in sim.screen_text(): return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def e2e(b, sim):
+    print('e2e over WebSocket', flush=True)
+    t0 = time.time()
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#connect')
+    await b.wait('document.documentElement.dataset.ready === "1"')
+    nav = await b.js('(() => { const n = performance.getEntriesByType("navigation")[0]; return {ready: deskpet.readyAt, dcl: n.domContentLoadedEventEnd}; })()')
+    figure('companion_first_load_to_interactive', round(nav['ready'], 1), 'ms', note='headless Chromium, loopback, no cache')
+    res = await b.js('performance.getEntriesByType("resource").concat(performance.getEntriesByType("navigation")).filter(e => !e.name.endsWith("/link")).reduce((a, e) => a + (e.transferSize || e.encodedBodySize || 0), 0)')
+    figure('companion_first_load_transfer', res, 'bytes')
+
+    code = await pair(b, sim)
+    check(bool(re.fullmatch(r'[0-9]{6}', code)), f'paired with the code the simulator printed ({code})')
+    check(sim.sql("SELECT count(*) FROM events WHERE type='phone.paired'") == '1', 'journal: phone.paired')
+    await b.wait('!!deskpet.ctl.snapshot', what='the device data')
+
+    # add a task through the form
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#task')
+    await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#t-title")')
+    await b.fill('#t-title', 'Water the plants')
+    await b.js('(document.querySelector("#t-priority").value = "high", true)')
+    await b.click('#t-save')
+    v = await wait_journal(sim, "SELECT json_extract(payload,'$.task.title') FROM events WHERE type='task.created'", lambda v: 'Water the plants' in v)
+    check('Water the plants' in v, 'journal: task.created with the title typed')
+    check(await wait_screen(sim, 'Water the plants'), 'screen shows the new task')
+    # a refusal in words
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#task')
+    await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#t-title")')
+    await b.fill('#t-title', 'Reminder in the past'); await b.fill('#t-rem-0', '2020-01-01T10:00')
+    await b.click('#t-save')
+    err = await b.wait('document.querySelector("#t-error") && document.querySelector("#t-error").textContent', what='the refusal')
+    check('reminder' in err, f'the device\'s refusal shown in words: "{err[:90]}"')
+
+    # complete it on Today
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#today')
+    await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#tasks-today button.primary")')
+    await b.click('#tasks-today button.primary')
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='task.completed'", lambda v: v == '1')
+    check(v == '1', 'journal: task.completed once')
+    coins = int(sim.sql("SELECT coalesce(sum(coins_delta),0) FROM events") or 0)
+    check(coins > 0, f'coins earned ({coins})')
+
+    # a habit: add one, check it
+    await b.wait('!!document.querySelector("#habit-text")')
+    await b.js('(document.querySelector("#habits, details") && document.querySelector("details").setAttribute("open", ""), true)')
+    await b.fill('#habit-text', 'Drink water')
+    await b.js('(document.querySelector("#habit-text").form.requestSubmit(), true)')
+    await wait_journal(sim, "SELECT count(*) FROM events WHERE type='habit.added'", lambda v: v == '1')
+    hid = await b.wait('(() => { const s = deskpet.ctl.snapshot && deskpet.ctl.snapshot.state; return s && s.habits.order[0]; })()', what='the habit in the page')
+    sel = await b.js(f'"#" + CSS.escape("habit-" + {json.dumps(hid)})')
+    await b.click(sel)
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='habit.checked'", lambda v: v == '1')
+    check(v == '1', 'journal: habit.checked')
+
+    # urge log: the quit log started once, then two taps
+    started = await b.js('!!deskpet.ctl.snapshot.state.quit.startedAt')
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#urge')
+    if not started:
+        await b.click('#quit-start')
+        await wait_journal(sim, "SELECT count(*) FROM events WHERE type='quit.started'", lambda v: v == '1')
+    t_before = sim.sql("SELECT count(*) FROM events WHERE type='quit.logged'")
+    await b.click_text('Stress')          # tap 1
+    await b.click_text('Resisted')        # tap 2
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='quit.logged'", lambda v: v == str(int(t_before or 0) + 1))
+    check(v == str(int(t_before or 0) + 1), 'journal: urge logged in two taps')
+
+    # buy an apple
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#shop?tab=food')
+    await b.click('#buy-apple')
+    v = await wait_journal(sim, "SELECT json_extract(payload,'$.item') FROM events WHERE type='shop.bought'", lambda v: 'apple' in v)
+    check('apple' in v, 'journal: shop.bought apple')
+
+    # a reminder appears in the page
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#task')
+    await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#t-title")')
+    await b.fill('#t-title', 'Call mum')
+    soon = await b.js('(() => { const z = deskpet.ctl.snapshot.zone; const t = deskpet.ctl.snapshot.exportedAt + Math.floor((Date.now() - deskpet.ctl.snapAt)/1000) + 62; const f = new Intl.DateTimeFormat("en-CA", {timeZone: z, year:"numeric", month:"2-digit", day:"2-digit", hour:"2-digit", minute:"2-digit", hourCycle:"h23"}); const p = Object.fromEntries(f.formatToParts(new Date(t*1000)).map(x=>[x.type,x.value])); return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`; })()')
+    await b.fill('#t-rem-0', soon)
+    await b.click('#t-save')
+    await wait_journal(sim, "SELECT count(*) FROM events WHERE type='task.created' AND json_extract(payload,'$.task.title')='Call mum'", lambda v: v == '1')
+    await b.wait('location.hash === "#today"')
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#reminders')
+    try:
+        txt = await b.wait('(() => { const l = document.querySelector("#reminder-list"); return l && l.textContent.includes("Call mum") && l.textContent; })()', timeout=150, what='the reminder in the page')
+        check('Call mum' in txt, 'a reminder appears in the page')
+        v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='notice.delivered'", lambda v: v not in ('', '0'), timeout=10)
+        check(v not in ('', '0'), 'the delivered reminder confirmed to the device (notice.delivered)')
+    except TimeoutError as e:
+        check(False, f'a reminder appears in the page ({e})')
+    print(f'  e2e part 1 took {time.time() - t0:.1f}s', flush=True)
+
+
+async def offline_queue(b, sim):
+    """The simulator stopped; three commands queued in the page; restarted; each applied once."""
+    print('offline queue across a restart', flush=True)
+    base = f'http://127.0.0.1:{sim.port}/index.html?nosw'
+    sim.stop()
+    await b.wait('deskpet.ctl.status !== "online"', what='the page notices the device is gone')
+    ids = await b.js('''(async () => {
+        const c = deskpet.ctl;
+        const o = await Promise.all([c.send("task.create", {title: "Queued one"}), c.send("task.create", {title: "Queued two"}), c.send("pet.pet", {})]);
+        return {status: o.map(x => x.status), ids: c.queue.entries.map(e => e.id)};
+    })()''')
+    check(ids['status'] == ['queued'] * 3 and len(ids['ids']) == 3, f'three commands queued while the device is off ({ids["status"]})')
+    stored = await b.js('deskpet.store.get("queue:" + deskpet.ctl.device.key).then(q => q.length)')
+    check(stored == 3, 'the queue is in IndexedDB')
+    # The page survives a reload while offline (the app from the service worker's cache is not used here: ?nosw).
+    sim.start()
+    await b.wait('deskpet.ctl.status === "online" && deskpet.ctl.queue.length === 0', timeout=30, what='reconnected and synced')
+    for cid in ids['ids']:
+        n = sim.sql(f"SELECT count(*) FROM commands WHERE id LIKE '%:{cid}'")
+        check(n == '1', f'command {cid} stored once in the journal')
+    n = sim.sql("SELECT count(*) FROM events WHERE type='task.created' AND json_extract(payload,'$.task.title') LIKE 'Queued %'")
+    check(n == '2', 'both queued tasks created exactly once')
+    # send the same ids again (a lost reply): answered as duplicates, nothing applied twice
+    dup = await b.js('(async () => { const c = deskpet.ctl; const r = []; for (const id of %s) r.push((await c.send("task.create", {title: "again"}, id)).status); return r; })()' % json.dumps(ids['ids'][:2]))
+    check(dup == ['duplicate', 'duplicate'], f'resent ids answered as duplicates ({dup})')
+    n2 = sim.sql("SELECT count(*) FROM events WHERE type='task.created' AND json_extract(payload,'$.task.title') LIKE 'Queued %'")
+    check(n2 == '2', 'still exactly once after resending')
+
+
+async def lockout(b, sim):
+    print('five wrong codes', flush=True)
+    await b.js('(async () => { deskpet.ctl.disconnect(); clearTimeout(deskpet.ctl.saveTimer); await deskpet.store.del("devices"); await deskpet.store.del("current"); return true; })()')
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#connect')
+    await b.wait('deskpet.ctl.status === "unpaired"')
+    last = ''
+    for i in range(5):
+        known = len(sim.codes)
+        await b.click('#pair-begin' if i == 0 else '#pair-again')
+        code = await sim.wait_code(known)
+        wrong = f'{(int(code) + 1) % 1000000:06d}'
+        await b.fill('#pair-code', wrong); await b.click('#pair-finish')
+        last = await b.wait('(() => { const m = document.querySelector("#pair-msg"); return m && m.textContent.length > 0 && m.textContent; })()', what='the answer to a wrong code')
+        if i < 4:
+            check('not the one' in last, f'wrong code {i + 1}: "{last[:70]}"')
+    check('Pairing locked after 5 wrong codes' in last, f'the lockout shown: "{last[:80]}"')
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='phone.pairing-locked'", lambda v: v == '1')
+    check(v == '1', 'journal: phone.pairing-locked')
+    check(await wait_screen(sim, 'Pairing locked'), 'the device screen says Pairing locked')
+
+
+CONTRAST_JS = r'''(() => {
+  const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null; const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lin = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  const bgOf = (el) => { let layers = []; for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } } let base = [255, 255, 255]; for (const c of layers.reverse()) base = base.map((v, i) => v * (1 - c[3]) + c[i] * c[3]); return base; };
+  const bad = []; let n = 0;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  while (walker.nextNode()) {
+    const t = walker.currentNode; if (!t.textContent.trim()) continue;
+    const el = t.parentElement; if (seen.has(el)) continue; seen.add(el);
+    const cs = getComputedStyle(el); if (cs.visibility === 'hidden' || cs.display === 'none' || el.closest('[hidden]') || !el.getClientRects().length) continue;
+    if (el.closest('.sr, noscript, option, svg')) continue;
+    let fg = parse(cs.color); const bg = bgOf(el); const op = parseFloat(cs.opacity);
+    fg = fg.slice(0, 3).map((v, i) => v * op + bg[i] * (1 - op));
+    const L1 = lum(fg), L2 = lum(bg); const ratio = (Math.max(L1, L2) + 0.05) / (Math.min(L1, L2) + 0.05);
+    n++;
+    if (ratio < 4.5) bad.push({text: t.textContent.trim().slice(0, 30), ratio: Math.round(ratio * 100) / 100});
+  }
+  // SVG chart labels
+  for (const el of document.querySelectorAll('svg text')) {
+    const fg = parse(getComputedStyle(el).fill); const bg = bgOf(el.closest('svg'));
+    if (!fg) continue; const r = (Math.max(lum(fg), lum(bg)) + 0.05) / (Math.min(lum(fg), lum(bg)) + 0.05); n++;
+    if (r < 4.5) bad.push({text: el.textContent.slice(0, 30), ratio: Math.round(r * 100) / 100});
+  }
+  return {n, bad};
+})()'''
+
+
+async def set_theme(b, theme):
+    await b.js(f'(async () => {{ deskpet.prefs.theme = "{theme}"; await deskpet.savePrefs(); return true; }})()')
+
+
+async def a11y_and_shots(b, sim, out_dir, shots=True):
+    print('contrast, zoom and screenshots', flush=True)
+    base = f'http://127.0.0.1:{sim.port}/index.html?nosw'
+    await b.viewport(390, 844)
+    for theme in ('light', 'dark'):
+        await set_theme(b, theme)
+        for page in PAGES:
+            await b.goto(f'{base}#{page}')
+            await b.wait('document.documentElement.dataset.ready === "1"')
+            await b.wait('deskpet.ctl.status === "online" || deskpet.ctl.status === "unpaired"', timeout=10)
+            await asyncio.sleep(0.4)
+            await b.js('new Promise(r => requestAnimationFrame(() => r(true)))')
+            r = await b.js(CONTRAST_JS)
+            check(not r['bad'] and r['n'] > 3, f'contrast ≥ 4.5:1, {page} ({theme}): {r["n"]} texts' + (f', failing {r["bad"][:4]}' if r['bad'] else ''))
+            unlabelled = await b.js('[...document.querySelectorAll("input, select, textarea, button, a[href]")].filter(e => e.offsetParent !== null && !(e.labels && e.labels.length) && !e.getAttribute("aria-label") && !e.getAttribute("aria-labelledby") && !e.textContent.trim()).map(e => e.outerHTML.slice(0, 60))')
+            check(not unlabelled, f'every control labelled, {page} ({theme})' + (f': {unlabelled[:3]}' if unlabelled else ''))
+            if shots:
+                await b.screenshot(os.path.join(out_dir, f'{page}-{theme}.png'))
+    # 200 % zoom: a 390 px phone at 200 % is a 195 CSS px wide layout; nothing may need sideways scrolling
+    await b.viewport(195, 422, 2)
+    await set_theme(b, 'light')
+    for page in PAGES:
+        await b.goto(f'{base}#{page}')
+        await b.wait('document.documentElement.dataset.ready === "1"')
+        await asyncio.sleep(0.3)
+        over = await b.js('(() => { const w = document.documentElement.clientWidth; const o = [...document.querySelectorAll("main *")].filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1; }).map(e => e.tagName + "." + e.className + ":" + (e.id || "")); return {sw: document.documentElement.scrollWidth, w, o: o.slice(0, 4)}; })()')
+        check(over['sw'] <= over['w'] + 1 and not over['o'], f'200 % zoom, {page}: no sideways scrolling (scrollWidth {over["sw"]} ≤ {over["w"]})' + (f' {over["o"]}' if over['o'] else ''))
+        if page == 'today':
+            await b.screenshot(os.path.join(out_dir, 'zoom-200-today.png'))
+    await b.viewport(390, 844)
+    # keyboard: every control reachable by Tab on the Today page
+    await b.goto(f'{base}#today'); await b.wait('document.documentElement.dataset.ready === "1"'); await asyncio.sleep(0.3)
+    k = await b.js('(() => { const f = [...document.querySelectorAll("a[href], button, input, select, textarea")].filter(e => e.offsetParent !== null); return {n: f.length, neg: f.filter(e => e.tabIndex < 0).length}; })()')
+    check(k['n'] > 5 and k['neg'] == 0, f'keyboard: {k["n"]} controls on Today, none out of the tab order')
+
+
+async def ble(b, sim):
+    """Web Bluetooth through Chromium's own code with an emulated adapter; the test is the radio."""
+    print('Web Bluetooth (emulated adapter) relayed to the simulator', flush=True)
+    addr = '09:09:09:09:09:09'
+    host = f'localhost:{sim.port}'          # another origin than the WebSocket tests: an empty IndexedDB
+    link = await websockets.connect(f'ws://{host}/link', origin=f'http://{host}', max_size=None)
+    up = bytearray(); down = bytearray(); seen = {'writes': 0, 'reads': 0, 'max_write': 0, 'prompt': 0, 'connect': 0}
+
+    async def pump():
+        try:
+            async for m in link:
+                down.extend(m if isinstance(m, bytes) else m.encode())
+        except Exception:
+            pass
+    pump_task = asyncio.ensure_future(pump())
+
+    async def on_event(m):
+        meth, p = m['method'], m['params']
+        if os.environ.get('COMPANION_DEBUG'): print('  bidi event', meth, json.dumps(p)[:160], flush=True)
+        if meth == 'bluetooth.requestDevicePromptUpdated':
+            seen['prompt'] += 1
+            if p.get('devices'):
+                try: await b.send('bluetooth.handleRequestDevicePrompt', {'context': b.ctx, 'prompt': p['prompt'], 'accept': True, 'device': p['devices'][0]['id']})
+                except RuntimeError: pass  # the prompt event may come twice
+        elif meth == 'bluetooth.gattConnectionAttempted':
+            seen['connect'] += 1
+            await b.send('bluetooth.simulateService', {'context': b.ctx, 'address': addr, 'uuid': SERVICE, 'type': 'add'})
+            for u, props in ((COMMAND, {'write': True, 'writeWithoutResponse': True}), (EVENT, {'read': True, 'notify': True})):
+                await b.send('bluetooth.simulateCharacteristic', {'context': b.ctx, 'address': addr, 'serviceUuid': SERVICE, 'characteristicUuid': u, 'characteristicProperties': props, 'type': 'add'})
+            await b.send('bluetooth.simulateGattConnectionResponse', {'context': b.ctx, 'address': addr, 'code': 0})
+        elif meth == 'bluetooth.characteristicEventGenerated':
+            base = {'context': b.ctx, 'address': p['address'], 'serviceUuid': p['serviceUuid'], 'characteristicUuid': p['characteristicUuid']}
+            if p['type'].startswith('write'):
+                data = bytes(p.get('data', [])); seen['writes'] += 1; seen['max_write'] = max(seen['max_write'], len(data))
+                up.extend(data)
+                while len(up) >= 4:                      # whole frames to the device, one message each
+                    n = int.from_bytes(up[:4], 'big')
+                    if len(up) < 4 + n: break
+                    await link.send(bytes(up[:4 + n])); del up[:4 + n]
+                if p['type'] == 'write-with-response':
+                    await b.send('bluetooth.simulateCharacteristicResponse', {**base, 'type': 'write', 'code': 0})
+            elif p['type'] == 'read':
+                seen['reads'] += 1
+                chunk = bytes(down[:512]); del down[:512]
+                await b.send('bluetooth.simulateCharacteristicResponse', {**base, 'type': 'read', 'code': 0, 'data': list(chunk)})
+            elif 'notifications' in p['type']:
+                try: await b.send('bluetooth.simulateCharacteristicResponse', {**base, 'type': p['type'], 'code': 0})
+                except RuntimeError: pass
+    b.listeners.append(on_event)
+    try:
+        await b.send('session.subscribe', {'events': ['bluetooth.requestDevicePromptUpdated', 'bluetooth.gattConnectionAttempted', 'bluetooth.characteristicEventGenerated']})
+        await b.send('bluetooth.simulateAdapter', {'context': b.ctx, 'state': 'powered-on'})
+        await b.goto(f'http://{host}/index.html?nosw&noauto#connect')
+        await b.wait('document.documentElement.dataset.ready === "1"')
+        await b.send('bluetooth.simulateAdapter', {'context': b.ctx, 'state': 'powered-on'})
+        await b.send('bluetooth.simulatePreconnectedPeripheral', {'context': b.ctx, 'address': addr, 'name': 'DeskPet Mochi', 'manufacturerData': [], 'knownServiceUuids': [SERVICE]})
+        check(await b.js('!!navigator.bluetooth'), 'Web Bluetooth available in Chromium')
+        await b.js('(window.__errors = [], window.addEventListener("unhandledrejection", e => __errors.push(String(e.reason))), true)')
+        for attempt in range(3):          # the emulated chooser sometimes misses the first request
+            await b.click('#bt-connect')
+            end = time.time() + 5
+            while not seen['prompt'] and time.time() < end: await asyncio.sleep(0.1)
+            if seen['prompt']: break
+        try:
+            await b.wait('deskpet.ctl.status === "unpaired"', timeout=30, what='hello answered over Bluetooth')
+        finally:
+            if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({errors: __errors, toasts: document.querySelector("#toasts").textContent, status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail})'), seen)
+        check(seen['prompt'] >= 1, 'the chooser (filtered by the DeskPet service) was shown and answered')
+        check(seen['connect'] >= 1, 'GATT connect and service discovery')
+        known = len(sim.codes)
+        await b.click('#pair-begin')
+        code = await sim.wait_code(known)
+        await b.fill('#pair-code', code); await b.fill('#pair-name', 'Bluetooth phone'); await b.click('#pair-finish')
+        await b.wait('deskpet.ctl.status === "online" && !!deskpet.ctl.device.token', timeout=30, what='paired over Bluetooth')
+        check(True, f'paired over Bluetooth with code {code}')
+        title = 'Over the air ' + 'x' * 600   # more than one 512-byte write
+        o = await b.js('deskpet.ctl.send("task.create", {title: "Bluetooth task", notes: %s}).then(o => ({status: o.status, error: o.error && o.error.message}))' % json.dumps('n' * 450))
+        check(o['status'] == 'applied', f'task.create over Bluetooth applied ({o})')
+        v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='task.created' AND json_extract(payload,'$.task.title')='Bluetooth task'", lambda v: v == '1')
+        check(v == '1', 'journal: the Bluetooth task stored once')
+        await b.wait('deskpet.ctl.snapshot && Object.values(deskpet.ctl.snapshot.state.tasks).some(t => t.title === "Bluetooth task")', timeout=30, what='the export read back over Bluetooth')
+        check(True, 'the device\'s export read back through the event characteristic')
+        check(seen['max_write'] <= 512 and seen['writes'] >= 2, f'writes chunked (≤ 512 bytes each): {seen["writes"]} writes, {seen["reads"]} reads')
+        figure('companion_ble_emulated_writes', seen['writes'], 'writes', reads=seen['reads'])
+        del title
+    finally:
+        b.listeners.remove(on_event)
+        await link.close(); pump_task.cancel()
+
+
+async def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--sim', default=os.path.join(ROOT, '.build/debug/deskpet-sim'))
+    ap.add_argument('--only', default='e2e,ble,a11y,shots')
+    ap.add_argument('--out', default=os.path.join(ROOT, 'docs/images/companion'))
+    ap.add_argument('--bridge', action='store_true', help='use deskpet-sim run + a relay (before deskpet-sim --web existed)')
+    a = ap.parse_args()
+    parts = set(a.only.split(','))
+    os.makedirs(a.out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix='companion-test-')
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(WEB) for f in fs if '/test' not in d and not f.endswith('.md'))
+    figure('companion_app_size', size, 'bytes', target=150 * 1024)
+    check(size <= 150 * 1024, f'the app is {size} bytes ≤ 150 KB before compression')
+    port = free_port()
+    sim = (BridgeSim if a.bridge else Sim)(a.sim, os.path.join(tmp, 'sim'), port)
+    srv = sim.start()
+    if srv is not None: server = await srv
+    b = Browser(); await b.open()
+    try:
+        if 'e2e' in parts:
+            await e2e(b, sim)
+            if not a.bridge: await offline_queue(b, sim)
+        if 'a11y' in parts or 'shots' in parts:
+            await a11y_and_shots(b, sim, a.out, shots='shots' in parts)
+        if 'ble' in parts:
+            await ble(b, sim)
+        if 'e2e' in parts:
+            await lockout(b, sim)
+    except Exception as e:
+        check(False, f'{type(e).__name__}: {e}')
+        try:
+            await b.screenshot(os.path.join(tmp, 'failure.png')); shutil.copy(os.path.join(tmp, 'failure.png'), '/tmp/companion-failure.png')
+            print('  page at the failure: /tmp/companion-failure.png; its text:', (await b.js('document.body.innerText'))[:600].replace('\n', ' | '))
+        except Exception as e2:
+            print('  (no screenshot:', e2, ')')
+    finally:
+        await b.close(); sim.stop()
+        if srv is not None: server.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f'companion tests: {len(FAILS)} failed' if FAILS else 'companion tests: all passed', flush=True)
+    return 1 if FAILS else 0
+
+
+if __name__ == '__main__':
+    sys.exit(asyncio.run(main()))
