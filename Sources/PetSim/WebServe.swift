@@ -53,7 +53,7 @@ public final class WebServe {
         o.origins = options.origins
         o.webRoot = options.webRoot
         do { link = try WebLink(parsing: options.address, options: o) } catch {
-            throw .hardware(HardwareError(device: "web link", operation: "listen \(options.address)", reason: error.description))
+            throw .hardware(HardwareError(device: "web link", operation: "serve on \(options.address)", reason: error.description))
         }
         service = LinkService()
         if options.verbose {

@@ -107,7 +107,7 @@ public final class WebLink: PhoneLink {
             throw .badAddress("\(host):\(port)", reason: "not a loopback address: serving the web app there needs --link-remote")
         }
         for o in options.origins where Self.normalOrigin(o) == nil {
-            throw .badAddress(o, reason: "an origin is scheme://host[:port] with http or https, nothing after")
+            throw .badAddress(o, reason: "a web origin is http(s)://host[:port], nothing after")
         }
         root = try options.webRoot.map { dir throws(LinkError) in try WebRoot(dir) }
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
