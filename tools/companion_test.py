@@ -420,6 +420,8 @@ async def offline_queue(b, sim):
 
 async def lockout(b, sim):
     print('five wrong codes', flush=True)
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#connect')
+    await b.wait('document.documentElement.dataset.ready === "1"')
     await b.js('(async () => { deskpet.ctl.disconnect(); clearTimeout(deskpet.ctl.saveTimer); await deskpet.store.del("devices"); await deskpet.store.del("current"); return true; })()')
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw&forgotten=1#connect')   # another URL: a reload
     await b.wait('document.documentElement.dataset.ready === "1" && deskpet.ctl.status === "unpaired"')
@@ -534,6 +536,8 @@ async def ble(b, sim):
     async def on_event(m):
         meth, p = m['method'], m['params']
         if os.environ.get('COMPANION_DEBUG'): print('  bidi event', meth, json.dumps(p)[:160], flush=True)
+        if p.get('context') not in (None, b.ctx):
+            return   # another browsing context's Bluetooth (not the page under test): left unanswered
         if meth == 'bluetooth.requestDevicePromptUpdated':
             seen['prompt'] += 1
             if p.get('devices'):
@@ -600,7 +604,7 @@ async def ble(b, sim):
         known = len(sim.codes)
         await b.click('#pair-begin')
         code = await sim.wait_code(known)
-        if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail})'), seen)
+        if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail, ch: deskpet.ctl.challenge})'), seen, sim.codes[-3:], flush=True)
         await b.fill('#pair-code', code); await b.fill('#pair-name', 'Bluetooth phone'); await b.click('#pair-finish')
         await b.wait('deskpet.ctl.status === "online" && !!deskpet.ctl.device.token', timeout=30, what='paired over Bluetooth')
         check(True, f'paired over Bluetooth with code {code}')
