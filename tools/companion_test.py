@@ -25,6 +25,7 @@ WEB = os.path.join(ROOT, 'web')
 SERVICE = '6d9b0001-7e5c-4d2a-9c1f-0de5c9e7a2b1'
 COMMAND = '6d9b0002-7e5c-4d2a-9c1f-0de5c9e7a2b1'
 EVENT = '6d9b0003-7e5c-4d2a-9c1f-0de5c9e7a2b1'
+OUT = os.path.join(ROOT, 'docs/images/companion')
 PAGES = ['today', 'task', 'pet', 'shop', 'focus', 'urge', 'stats', 'reminders', 'settings', 'connect']
 
 FAILS = []
@@ -139,6 +140,12 @@ class Browser:
         self.dispatcher = asyncio.ensure_future(self._dispatch())
         tree = await self.send('browsingContext.getTree', {})
         self.ctx = tree['contexts'][0]['context']
+        # The page's confirm() dialogs (delete, stop focus, forget) are accepted, as a person would.
+        async def prompts(m):
+            if m['method'] == 'browsingContext.userPromptOpened':
+                await self.send('browsingContext.handleUserPrompt', {'context': m['params']['context'], 'accept': True})
+        self.listeners.append(prompts)
+        await self.send('session.subscribe', {'events': ['browsingContext.userPromptOpened']})
 
     async def _read(self):
         async for raw in self.ws:
@@ -368,6 +375,24 @@ async def e2e(b, sim):
     seen = await reaction(sim, t0, lambda t: t.split('\n')[0].strip() == bal)
     check(seen is not None, f'screen: the coin count after the purchase ({bal})')
     show_screen(sim, 'shop.buy')
+
+    # focus: a live countdown, then stop (its confirm() answered through BiDi)
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#focus')
+    await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#focus-start")')
+    await b.fill('#focus-extra', 'com.example.video')
+    await b.click('#focus-start')
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='focus.started'", lambda v: v == '1')
+    check(v == '1', 'journal: focus.started')
+    c1 = await b.wait('(() => { const c = document.querySelector("#countdown"); return c && /^[0-9]{2}:[0-9]{2}$/.test(c.textContent) && c.textContent; })()', what='the countdown')
+    await asyncio.sleep(2.2)
+    c2 = await b.js('document.querySelector("#countdown").textContent')
+    check(c1 != c2 and c2 < c1, f'focus countdown is live ({c1} → {c2})')
+    await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
+    await b.screenshot(os.path.join(OUT, 'focus-running-light.png'))
+    await b.click('#focus-stop')
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type LIKE 'focus.%' AND type != 'focus.started'", lambda v: v not in ('', '0'))
+    last_focus = sim.sql("SELECT type FROM events WHERE type LIKE 'focus.%' ORDER BY seq DESC LIMIT 1")
+    check(v not in ('', '0'), f'focus stopped (journal: {last_focus})')
 
     # a reminder appears in the page
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#task')
@@ -631,6 +656,7 @@ async def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs/images/companion'))
     a = ap.parse_args()
     parts = set(a.only.split(','))
+    global OUT; OUT = a.out
     os.makedirs(a.out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix='companion-test-')
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(WEB) for f in fs if '/test' not in d and not f.endswith('.md'))
