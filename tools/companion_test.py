@@ -122,7 +122,9 @@ class Browser:
         for _ in range(100):
             try: urllib.request.urlopen(f'http://127.0.0.1:{self.port}/status', timeout=1); break
             except Exception: time.sleep(0.1)
-        caps = {'capabilities': {'alwaysMatch': {'browserName': 'chrome', 'webSocketUrl': True, 'goog:chromeOptions': {
+        caps = {'capabilities': {'alwaysMatch': {'browserName': 'chrome', 'webSocketUrl': True,
+            'unhandledPromptBehavior': 'accept',   # the page's confirm() dialogs are accepted, as a person would
+            'goog:chromeOptions': {
             'binary': '/usr/bin/chromium',
             'args': ['--headless=new', '--no-sandbox', '--enable-features=WebBluetooth', '--enable-experimental-web-platform-features',
                      '--disable-gpu', '--hide-scrollbars', '--window-size=390,844', '--no-first-run', '--disable-background-networking']}}}}
@@ -140,12 +142,7 @@ class Browser:
         self.dispatcher = asyncio.ensure_future(self._dispatch())
         tree = await self.send('browsingContext.getTree', {})
         self.ctx = tree['contexts'][0]['context']
-        # The page's confirm() dialogs (delete, stop focus, forget) are accepted, as a person would.
-        async def prompts(m):
-            if m['method'] == 'browsingContext.userPromptOpened':
-                await self.send('browsingContext.handleUserPrompt', {'context': m['params']['context'], 'accept': True})
-        self.listeners.append(prompts)
-        await self.send('session.subscribe', {'events': ['browsingContext.userPromptOpened']})
+
 
     async def _read(self):
         async for raw in self.ws:
