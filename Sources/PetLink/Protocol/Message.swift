@@ -77,11 +77,14 @@ public enum MessageEncoder {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every message is plain data (strings, numbers, arrays): encoding cannot fail; if it
         // ever did, the peer gets an internal error rather than nothing.
-        guard let data = try? encoder.encode(message) else {
-            return Array(#"{"code":"internal","message":"a reply could not be encoded","type":"error"}"#.utf8)
-        }
+        guard let data = try? encoder.encode(message) else { return unencodable }
         return Array(data)
     }
+
+    /// What the peer gets when a message cannot be encoded: an `internal` error. Written out here
+    /// because this folder compiles on its own (the frame fuzzer); a test checks that its code is
+    /// PetCore's `ErrorCode.internalError`.
+    public static let unencodable = Array(#"{"code":"internal","message":"a reply could not be encoded","type":"error"}"#.utf8)
 
     /// The whole frame (length prefix + body) for a message.
     public static func frame<T: Encodable>(_ message: T) -> [UInt8] { Frame.encode(body(message)) }
