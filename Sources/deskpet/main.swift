@@ -178,6 +178,9 @@ sigprocmask(SIG_BLOCK, &signals, nil)
 let signalFD = signalfd(-1, &signals, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
 guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText())") }
 
+// One process per journal (docs/daemon.md): a second daemon stops before it opens the board.
+do { try EventStore.checkNoOtherWriter(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }
+
 let clock = SystemClock()
 var hardware: Hardware
 do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
