@@ -25,17 +25,28 @@ let package = Package(
         .target(name: "PetCore"),
         // SQLite event journal.
         .target(name: "PetStore", dependencies: ["CSQLite"]),
-        // Pure renderer: state -> pixels.
-        .target(name: "PetUI", dependencies: ["PetCore"]),
+        // The PNG encoder (stdlib only): the UI's pictures and deskpetctl's stats charts.
+        .target(name: "PetPNG"),
+        // Pure renderer: state -> pixels. Re-exports PetPNG.
+        .target(name: "PetUI", dependencies: ["PetCore", "PetPNG"]),
+        // Small files written atomically, errno text, strict JSON: shared by the device and the
+        // phone client (stdlib and Glibc only).
+        .target(name: "PetIO"),
         // Linux hardware backends: spidev, i2c-dev, fbdev, GPIO and evdev buttons, buzzer, LEDs, sd_notify,
-        // the BLE link (BLE/: mgmt socket, L2CAP ATT listener).
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetUI", "PetDevice", "PetLink"]),
-        // The app: core + journal + UI wired together; gestures; zone database.
-        .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
-        // The phone link: SHA-256/HMAC, the framed JSON protocol, pairing, the service the device
-        // loop serves, the TCP/Unix socket transports (docs/protocol.md), and the ATT codec and GATT
-        // server the BLE transport runs (ATT/, GATT/; docs/ble.md).
-        .target(name: "PetLink", dependencies: ["CLinux", "PetCore", "PetStore", "PetDevice"]),
+        // the BLE link (BLE/: the L2CAP ATT listener on PetBluetooth's sockets). Re-exports PetBluetooth.
+        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetUI", "PetDevice", "PetLink", "PetBluetooth"]),
+        // The app: core + journal + UI wired together; gestures; zone database. Re-exports PetIO.
+        .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI", "PetIO"]),
+        // The phone protocol as both ends speak it, linking nothing of the device: SHA-256/HMAC,
+        // the framed JSON messages (docs/protocol.md), the client and its offline queue, the ATT
+        // codec, GATT database and client (docs/ble.md), the WebSocket codec.
+        .target(name: "PetWire", dependencies: ["CLinux", "PetCore", "PetIO"]),
+        // The Linux Bluetooth sockets both ends use (docs/ble.md): the management socket and the
+        // Just Works agent, bonding keys, the phone's L2CAP LE client socket (deskpetctl --ble).
+        .target(name: "PetBluetooth", dependencies: ["CBluetooth", "PetWire", "PetIO"]),
+        // The device side of the phone link: pairing, the service the device loop serves, the
+        // TCP/Unix/WebSocket transports and the GATT server session. Re-exports PetWire.
+        .target(name: "PetLink", dependencies: ["CLinux", "PetCore", "PetStore", "PetDevice", "PetWire"]),
         // The simulated board: virtual clock, headless display, scenario runner.
         .target(name: "PetSim", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetLink"]),
 
@@ -46,9 +57,10 @@ let package = Package(
         // guest-frame decodes recorded SPI/I2C bytes with PetSim's panel emulators.
         .executableTarget(name: "deskpet-hwtest", dependencies: ["CLinux", "PetLinux", "PetLink", "PetCore", "PetStore", "PetDevice", "PetUI", "PetSim"]),
         // The phone stand-in: pairs, sends commands (an offline queue replayed on reconnect),
-        // watches events, exports and charts stats (docs/deskpetctl.md); --ble through PetLinux's
-        // L2CAP client socket.
-        .executableTarget(name: "deskpetctl", dependencies: ["PetLink", "PetUI", "PetLinux"]),
+        // watches events, exports and charts stats (docs/deskpetctl.md); --ble through
+        // PetBluetooth's L2CAP client socket. Links nothing of the device (no PetDevice, PetUI,
+        // PetStore; Tests/PetLinkTests/ClientClosureTests.swift).
+        .executableTarget(name: "deskpetctl", dependencies: ["PetCore", "PetIO", "PetPNG", "PetWire", "PetBluetooth"]),
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux", "PetLink"]),
 

@@ -4,7 +4,7 @@
 # A release build with the Swift runtime linked in (swift build -c release --static-swift-stdlib), so
 # the target needs no Swift toolchain; the package depends only on Debian's runtime libraries
 # (dpkg-shlibdeps: libc6, libsqlite3-0, libgpiod2, libbluetooth3, ...). The version comes from one
-# place, Sources/PetLink/Version.swift (the binaries' --version prints the same);
+# place, Sources/PetWire/Version.swift (the binaries' --version prints the same);
 # DESKPET_DEB_VERSION overrides the package's version only (the upgrade test uses it);
 # DESKPET_DEB_FAST=1 compresses with gzip -1 instead of xz (a test package: quicker to make and unpack).
 # Builds for this machine's architecture: amd64 here, arm64 natively on a Raspberry Pi (or any arm64
@@ -29,8 +29,8 @@ done
 die() { echo "build-deb: $*" >&2; exit 1; }
 for t in dpkg-deb dpkg-shlibdeps strip gzip; do command -v "$t" >/dev/null || die "$t missing (apt-get install dpkg-dev binutils)"; done
 
-VERSION=$(sed -n 's/^ *public static let string = "\([0-9A-Za-z.+~-]*\)"$/\1/p' Sources/PetLink/Version.swift)
-[ -n "$VERSION" ] || die "no version in Sources/PetLink/Version.swift"
+VERSION=$(sed -n 's/^ *public static let string = "\([0-9A-Za-z.+~-]*\)"$/\1/p' Sources/PetWire/Version.swift)
+[ -n "$VERSION" ] || die "no version in Sources/PetWire/Version.swift"
 PKGVERSION=${DESKPET_DEB_VERSION:-$VERSION}
 ARCH=$(dpkg --print-architecture)
 PRODUCTS="deskpet deskpetctl deskpet-sim"

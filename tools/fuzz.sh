@@ -41,10 +41,10 @@ for t in $TARGETS; do
     att) module=ATTFuzz; main=$ROOT/Fuzz/ATTFuzz/main.swift
       # The ATT codec and the GATT server are stdlib-only; files that bind them to the rest of
       # DeskPet (they import other modules) are left out of the harness.
-      sources=("$ROOT"/Sources/PetLink/ATT/*.swift)
-      for f in "$ROOT"/Sources/PetLink/GATT/*.swift; do grep -q '^import Pet' "$f" || sources+=("$f"); done ;;
+      sources=("$ROOT"/Sources/PetWire/ATT/*.swift)
+      for f in "$ROOT"/Sources/PetWire/GATT/*.swift "$ROOT"/Sources/PetLink/GATT/*.swift; do grep -q '^import Pet' "$f" || sources+=("$f"); done ;;
     frame) module=FrameFuzz; main=$ROOT/Fuzz/FrameFuzz/main.swift
-      sources=("$ROOT"/Sources/PetLink/Protocol/*.swift "$ROOT"/Sources/PetLink/LinkError.swift "$ROOT"/Sources/PetLink/Crypto/HMAC.swift "$ROOT"/Sources/PetLink/Crypto/SHA256.swift) ;;
+      sources=("$ROOT"/Sources/PetWire/Protocol/*.swift "$ROOT"/Sources/PetWire/LinkError.swift "$ROOT"/Sources/PetWire/Crypto/HMAC.swift "$ROOT"/Sources/PetWire/Crypto/SHA256.swift) ;;
     scenario) module=ScenarioFuzz ;;
     command) module=CommandFuzz ;;
     pack) module=PackFuzz ;;

@@ -1,5 +1,5 @@
 // libFuzzer target for the phone protocol's frame decoder and message decoding (tools/fuzz.sh builds
-// it: swiftc -sanitize=fuzzer,address -parse-as-library with Sources/PetLink/Protocol and LinkError).
+// it: swiftc -sanitize=fuzzer,address -parse-as-library with Sources/PetWire/Protocol and LinkError).
 // Input: two bytes seed the chunking, the rest is a client's byte stream. The stream is fed to a
 // FrameDecoder in pieces of 1–64 bytes chosen by the seed, and compared with a one-pass reference
 // reading of the same bytes. Checks: no trap on any bytes; the bodies (and the kind of a refusal)

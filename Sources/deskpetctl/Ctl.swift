@@ -3,7 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PetCore
-import PetLink
+import PetWire
 
 func out(_ s: String) { print(s) }
 /// Writes a line to standard error (messages only: never personal text).

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
-import PetLink
+import PetWire
 
 /// Exit codes (docs/deskpetctl.md#exit-codes).
 enum Exit {

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import PetLink
-import PetUI
+import PetWire
+import PetPNG
 
 /// One day's numbers, counted from the export's journal.
 struct DayStats {

@@ -24,7 +24,7 @@ final class ErrorCodeTests: XCTestCase {
                 for c in ErrorCode.all where line.contains("\"\(c)\"") {
                     // The frame codec's fallback reply compiles without PetCore (the frame fuzzer);
                     // testTheUnencodableFallbackCarriesTheInternalCode ties it to the constant.
-                    if path == "Sources/PetLink/Protocol/Message.swift" && c == ErrorCode.internalError
+                    if path == "Sources/PetWire/Protocol/Message.swift" && c == ErrorCode.internalError
                         && line.contains("static let unencodable") { continue }
                     found.append("\(path):\(n + 1): \"\(c)\"")
                 }

@@ -2,7 +2,7 @@ import Foundation
 @testable import PetLink
 import XCTest
 
-/// The WebSocket codec written here (Sources/PetLink/WebSocket): SHA-1 against RFC 3174's
+/// The WebSocket codec written here (Sources/PetWire/WebSocket): SHA-1 against RFC 3174's
 /// vectors, base64 against RFC 4648 §10, the handshake against RFC 6455 §1.3, frames against
 /// RFC 6455 §5.7's examples, and every reading rule with the close code it fails with.
 final class WebSocketCodecTests: XCTestCase {

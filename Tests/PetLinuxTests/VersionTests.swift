@@ -3,7 +3,7 @@ import XCTest
 import PetLink
 import TestSupport
 
-/// The version is written in one place (Sources/PetLink/Version.swift); `deskpet`, `deskpetctl` and
+/// The version is written in one place (Sources/PetWire/Version.swift); `deskpet`, `deskpetctl` and
 /// `deskpet-sim` print it, and tools/build-deb.sh reads that line for the package's version.
 final class VersionTests: XCTestCase {
     func binary(_ name: String) throws -> String {
@@ -33,7 +33,7 @@ final class VersionTests: XCTestCase {
     /// not read (or a reshaped line) must fail here, not in packaging.
     func testTheSourceLineIsTheOnePackagingReads() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/PetLink/Version.swift").standardized
+            .appendingPathComponent("../../Sources/PetWire/Version.swift").standardized
         let text = try String(contentsOf: file, encoding: .utf8)
         let lines = text.split(separator: "\n").filter { $0.contains("static let string") }
         XCTAssertEqual(lines.count, 1, "one version line")

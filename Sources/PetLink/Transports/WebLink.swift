@@ -6,7 +6,7 @@ import PetDevice
 
 /// The phone link for browsers (docs/companion.md, "Serving the app from the device"): one TCP
 /// port that serves the companion web app's files (`WebRoot`) and upgrades `GET /link` to a
-/// WebSocket (RFC 6455, `Sources/PetLink/WebSocket`). Each phone-protocol frame travels as one
+/// WebSocket (RFC 6455, `Sources/PetWire/WebSocket`). Each phone-protocol frame travels as one
 /// binary message holding exactly the bytes the other transports carry, length prefix included
 /// (docs/protocol.md), so `LinkService` serves it like `SocketLink`.
 ///

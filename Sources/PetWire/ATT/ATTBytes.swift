@@ -55,7 +55,7 @@ public struct ATTReader: Sendable {
 }
 
 extension Array where Element == UInt8 {
-    mutating func appendLE(_ v: UInt16) { append(UInt8(v & 0xFF)); append(UInt8(v >> 8)) }
+    package mutating func appendLE(_ v: UInt16) { append(UInt8(v & 0xFF)); append(UInt8(v >> 8)) }
 }
 
 /// One ATT PDU type: encodes to bytes (opcode first) and decodes from them.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PetDevice
+import PetIO
 
 /// The protocol's version (`hello.version`, `welcome.version`).
 public enum ProtocolVersion {
@@ -23,7 +23,7 @@ public enum ClientMessage: Sendable, Equatable {
         guard let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }), first == UInt8(ascii: "{") else {
             throw .malformed(what: "a frame must hold one JSON object")
         }
-        // One strict reading first (PetDevice/IO/StrictJSON, RFC 8259): valid UTF-8 everywhere
+        // One strict reading first (PetIO/StrictJSON, RFC 8259): valid UTF-8 everywhere
         // (also in fields the decoder below ignores), no trailing commas, no duplicate keys (the
         // decoder would keep one of them: a second `token` could be smuggled past a check of the
         // first), no byte-order mark, nothing after the object. Only then the typed decoding.

@@ -40,7 +40,7 @@ public enum LinkAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The four bytes of a dotted IPv4 address.
-func ipv4(_ s: String) -> (UInt8, UInt8, UInt8, UInt8)? {
+package func ipv4(_ s: String) -> (UInt8, UInt8, UInt8, UInt8)? {
     let parts = s.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 4 else { return nil }
     var b: [UInt8] = []

@@ -41,7 +41,7 @@ public enum ATTOpcode: UInt8, Sendable, CaseIterable {
     public static func isCommand(_ raw: UInt8) -> Bool { raw & 0x40 != 0 }
 
     /// PDUs a server sends (responses, notifications, indications) or a client's confirmation.
-    static func isResponseOrServerPDU(_ raw: UInt8) -> Bool {
+    package static func isResponseOrServerPDU(_ raw: UInt8) -> Bool {
         switch raw {
         case 0x01, 0x03, 0x05, 0x07, 0x09, 0x0B, 0x0D, 0x0F, 0x11, 0x13, 0x17, 0x19, 0x1B, 0x1D, 0x1E, 0x21, 0x23: true
         default: false

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PetDevice
+import PetIO
 
 /// The bytes under a `LinkClient`: a stream of phone-protocol frames both ways. A TCP or Unix
 /// stream socket (`SocketStream`) or GATT over an L2CAP ATT channel (`BLEStream`). The client

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
-import PetDevice
+import PetIO
 
 /// A command as the phone keeps it until the device answers: its client-chosen id (kept across
 /// retries, so the device applies it at most once), name and fields (strings).
@@ -124,7 +124,7 @@ public enum StateFile {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Writes `bytes` atomically through the one file writer (`PetDevice.writeFile`: a temporary
+    /// Writes `bytes` atomically through the one file writer (`PetIO.writeFile`: a temporary
     /// file beside `path`, every write checked, fsync, rename, fsync of the folder), mode 0600.
     public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws(ClientStateError) {
         do { try writeFile(path, bytes, mode: mode) } catch { throw ClientStateError(path: path, what: error.message) }

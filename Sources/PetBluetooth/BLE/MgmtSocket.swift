@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CBluetooth
-import PetDevice
+import PetIO
 
 /// The kernel management socket (AF_BLUETOOTH, BTPROTO_HCI, HCI_CHANNEL_CONTROL): commands with
 /// their Command Complete/Status, and the events in between (kept for `takeEvents`).
@@ -26,7 +26,7 @@ public final class MgmtSocket {
     deinit { close(fd) }
 
     static func error(_ op: String, _ e: Int32) -> HardwareError {
-        var h = LinuxError.make("bluetooth mgmt", op, errno: e, kind: .other)
+        var h = HardwareError(device: "bluetooth mgmt", operation: op, errno: e)
         if e == EPERM || e == EACCES { h.reason += ": needs CAP_NET_ADMIN (run as root or give the daemon the capability)" }
         if e == EAFNOSUPPORT { h.reason += ": the kernel has no Bluetooth (CONFIG_BT)" }
         return h

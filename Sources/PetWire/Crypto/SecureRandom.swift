@@ -2,7 +2,7 @@ import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
-import PetDevice
+import PetIO
 
 /// Where pairing codes, challenges and tokens come from. The device uses the kernel's
 /// (`SystemRandom`, getrandom(2)); tests inject a seeded one.

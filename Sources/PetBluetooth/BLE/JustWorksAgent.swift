@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CBluetooth
-import PetDevice
+import PetIO
 
 /// Answers the kernel's Just Works pairing confirmations on a management socket, the part of a
 /// pairing agent DeskPet needs when no bluetoothd runs. With IO capability NoInputNoOutput on

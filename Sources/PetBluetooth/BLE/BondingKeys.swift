@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PetDevice
+import PetIO
 
 /// The bonding keys the kernel hands out when a phone pairs (New Long Term Key, New Identity
 /// Resolving Key), kept in a text file (mode 0600) and loaded back at start (Load Long Term Keys,
@@ -80,14 +80,14 @@ public struct BondingKeys: Sendable, Equatable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return BondingKeys() }
-            throw LinuxError.make(path, "open the bonding keys", errno: errno, kind: .other)
+            throw HardwareError(device: path, operation: "open the bonding keys", errno: errno)
         }
         defer { close(fd) }
         var data: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw LinuxError.make(path, "read the bonding keys", errno: errno, kind: .other) }
+            if n < 0 { if errno == EINTR { continue }; throw HardwareError(device: path, operation: "read the bonding keys", errno: errno) }
             if n == 0 { break }
             data += buf[0..<n]
         }
@@ -97,7 +97,7 @@ public struct BondingKeys: Sendable, Equatable {
     /// Writes the file atomically (a temporary file, fsync, rename), mode 0600.
     public func save(path: String) throws(HardwareError) {
         do { try writeFile(path, Array(text.utf8), mode: 0o600) } catch {
-            throw LinuxError.make(path, "write the bonding keys", errno: error.code == 0 ? EIO : error.code, kind: .other)
+            throw HardwareError(device: path, operation: "write the bonding keys", errno: error.code == 0 ? EIO : error.code)
         }
     }
 }

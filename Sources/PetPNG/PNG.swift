@@ -1,21 +1,9 @@
 // PNG.swift — a self-contained PNG encoder: per-row filter selection, a zlib stream
 // compressed with DEFLATE (LZ77 hash chains + lazy matching, fixed Huffman codes),
-// CRC-32 and Adler-32. Pure stdlib; returns bytes.
+// CRC-32 and Adler-32. Pure stdlib; returns bytes. Its own target so the phone client
+// (deskpetctl's stats charts) encodes PNGs without linking the UI; PetUI adds `encode(rgb565:)`.
 
 public enum PNG {
-    /// Encodes a canvas as 8-bit RGB (colour type 2), expanding RGB565 to 8 bits/channel.
-    /// Returns an empty array for an empty canvas (PNG has no zero-sized images).
-    public static func encode(rgb565 canvas: Canvas) -> [UInt8] {
-        var rgb = [UInt8](repeating: 0, count: canvas.width * canvas.height * 3)
-        var o = 0
-        for p in canvas.pixels {
-            let c = RGB565(raw: p)
-            rgb[o] = c.r8; rgb[o + 1] = c.g8; rgb[o + 2] = c.b8
-            o += 3
-        }
-        return encodeRGB(width: canvas.width, height: canvas.height, rgb: rgb)
-    }
-
     /// Encodes packed 8-bit RGB rows (`width * height * 3` bytes). Returns an empty
     /// array if the size is invalid or `rgb` is too short.
     public static func encodeRGB(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
@@ -48,7 +36,7 @@ public enum PNG {
 
     /// Applies the best filter to each row (minimum sum of |signed byte|) and returns
     /// the filtered scanlines, each prefixed with its filter type byte.
-    static func filterRows(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
+    public static func filterRows(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
         let stride = width * 3
         let bpp = 3
         var out = [UInt8](repeating: 0, count: (stride + 1) * height)

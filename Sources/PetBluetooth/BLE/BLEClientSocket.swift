@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import CBluetooth
-import PetLink
-import PetDevice
+import PetWire
+import PetIO
 
 /// The phone's end of the BLE link (`deskpetctl --ble`): an L2CAP LE socket (AF_BLUETOOTH,
 /// SOCK_SEQPACKET, BTPROTO_L2CAP) connected to the device's ATT channel (CID 4), BT_SECURITY

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PetCore
-import PetDevice
+import PetIO
 
 /// The phone's side of the link (docs/protocol.md, "Writing a client"): one blocking connection
 /// with a receive timeout, frames both ways. Used by deskpetctl, its tests and the bench.

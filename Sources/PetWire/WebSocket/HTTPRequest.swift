@@ -9,6 +9,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Header fields in order, names lowercased, values trimmed of spaces and tabs.
     public var headers: [(name: String, value: String)]
 
+    package init(method: String, target: String, version: String, headers: [(name: String, value: String)]) {
+        self.method = method; self.target = target; self.version = version; self.headers = headers
+    }
+
     public var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0].split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0] }
 
     /// Every value of a field, joined with ", " (a list field may be sent as several lines).
@@ -119,7 +123,7 @@ public struct HTTPRequest: Sendable, Equatable {
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (HTTP's OWS).
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
