@@ -14,7 +14,8 @@ final class ClientClosureTests: XCTestCase {
         var out: [String: [String]] = [:]
         let declaration = try NSRegularExpression(pattern: #"\.(?:target|executableTarget|testTarget|systemLibrary)\(name: "([A-Za-z0-9_-]+)"(?:.*?dependencies: \[([^\]]*)\])?"#)
         var declared = 0
-        for line in text.split(separator: "\n") where line.contains("(name: \"") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+        let kinds = [".target(name: \"", ".executableTarget(name: \"", ".testTarget(name: \"", ".systemLibrary(name: \""]
+        for line in text.split(separator: "\n") where kinds.contains(where: { line.contains($0) }) && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
             declared += 1
             let s = String(line)
             guard let m = declaration.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)),
