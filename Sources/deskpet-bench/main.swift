@@ -9,7 +9,7 @@ import PetStore
 import PetUI
 
 let usage = """
-deskpet-bench: DeskPet's benchmarks. Prints one JSON line per figure (SPEC §16); progress goes to stderr.
+deskpet-bench: DeskPet's benchmarks. Prints one JSON line per figure (docs/performance.md); progress goes to stderr.
 
 Usage:
   deskpet-bench [--quick] [--only NAME[,NAME]]
@@ -190,7 +190,7 @@ func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = Even
     return (secs, commands, (try? device.app.store.eventCount()) ?? 0, device)
 }
 
-/// Reminders of the scripted year: every one shown at its due second, none twice (SPEC §16).
+/// Reminders of the scripted year: every one shown at its due second, none twice (docs/performance.md).
 func reminderFigure(_ device: SimDevice) throws {
     let rows = try device.app.store.events()
     var shown = 0, late = 0, missed = 0, duplicates = 0
@@ -250,7 +250,7 @@ func benchYear(days: Int, dir: String) throws -> String {
     return path
 }
 
-/// Stats screens over five years of history (SPEC §12: ≤ 10 ms per screen).
+/// Stats screens over five years of history (docs/performance.md: ≤ 10 ms per screen).
 func benchStats(years: Int) throws {
     progress("stats: scripting \(years) years of daily life in memory")
     let run = try scriptedYear(dbPath: nil, days: years * 365, options: EventStore.Options())
@@ -307,7 +307,7 @@ func probeYearRSS(db: String, out: String, days: Int) -> Int32 {
     }
 }
 
-// MARK: - Device UI figures (SPEC §16)
+// MARK: - Device UI figures (docs/performance.md)
 
 /// A pet with a couple of weeks of life, for the UI figures.
 func uiFixtureDevice() throws -> SimDevice {
@@ -439,7 +439,7 @@ func benchButtons(presses: Int) throws {
           ("p90_percent", f(pct(Int(percentile(bytes.map(Double.init), 90))), 2)), ("target", q("typical <=10% of a full frame"))])
 }
 
-/// Loop wake-ups per simulated idle hour (SPEC §16: the idle daemon wakes only for the core's own
+/// Loop wake-ups per simulated idle hour (docs/performance.md: the idle daemon wakes only for the core's own
 /// events while the screen sleeps): a pet with two weeks of life, its reminders and day closes,
 /// and nobody touching it. Asleep: the loop's wake-ups vs the core's own over a whole day. Awake on
 /// home (dim and sleep set to their longest): with 10 fps animation, and without (e-paper style,
@@ -548,7 +548,7 @@ func cpuSeconds() -> Double {
     return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
 }
 
-/// The idle daemon's CPU (SPEC §16: < 0.5 % of a core while the screen sleeps): the real device
+/// The idle daemon's CPU (docs/performance.md: < 0.5 % of a core while the screen sleeps): the real device
 /// loop on the real clock, sleeping in poll(2), for `seconds` of wall time — with the screen asleep,
 /// and awake on home animating at 10 fps. The panel is the headless one (it decodes every byte it
 /// gets, which costs more than handing them to spidev), so the awake figure is an upper bound.

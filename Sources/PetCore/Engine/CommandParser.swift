@@ -1,5 +1,5 @@
 /// Builds commands from flat `name key=value…` fields: the shape shared by the simulator's
-/// `send` lines and the phone protocol's command objects (docs/commands.md).
+/// `send` lines and the phone protocol's command objects (docs/scenarios.md#commands).
 
 public enum CommandParser {
     /// Fields each command accepts (anything else is refused, naming the field): the parser's own

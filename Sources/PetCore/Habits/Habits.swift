@@ -1,4 +1,4 @@
-/// Habits, the daily checklist, the 66-day course and the evening check-in (SPEC §4, §7, §11).
+/// Habits, the daily checklist, the 66-day course and the evening check-in (docs/habits.md, docs/domain.md#streak-and-badges, docs/domain.md#reminders-and-nudges).
 ///
 /// - A habit is owner-typed text (1–140 characters) with an optional daily reminder time that can be
 ///   switched on and off. At most 12 are active; the text can be edited from 14 days after creation
@@ -348,7 +348,7 @@ extension PetState {
         return s
     }
 
-    /// The score of `day` for the given checks (the formula of SPEC §4).
+    /// The score of `day` for the given checks (the formula of docs/habits.md).
     func habitScore(day: Int, checks: Set<String>, paused: Bool) -> HabitDayScore {
         let boxes = checklistBoxes(day: day)
         let checked = boxes.filter { checks.contains($0) }.count

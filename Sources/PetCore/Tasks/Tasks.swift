@@ -1,8 +1,8 @@
-/// Task (to-do) model and its validation rules (SPEC §2).
+/// Task (to-do) model and its validation rules (docs/domain.md#tasks).
 
 public enum Priority: String, Codable, Sendable, CaseIterable, Comparable {
     case low, normal, high
-    /// Base coins of a completion (SPEC §3).
+    /// Base coins of a completion (docs/domain.md#rewards-xp-levels).
     public var baseCoins: Int {
         switch self { case .low: 5; case .normal: 10; case .high: 20 }
     }
@@ -135,7 +135,7 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
     public var isOpen: Bool { state == .pending || state == .inProgress }
 }
 
-/// Limits of SPEC §2.
+/// Limits of docs/domain.md#tasks.
 public enum TaskRules {
     public static let titleLength = 1...100
     public static let notesMax = 500
@@ -216,7 +216,7 @@ extension String {
     }
 }
 
-/// Sort order of SPEC §2: due time (undated last), then priority (high first), then creation.
+/// Sort order of docs/domain.md#tasks: due time (undated last), then priority (high first), then creation.
 public func taskOrder(_ a: TaskItem, _ b: TaskItem) -> Bool {
     switch (a.due, b.due) {
     case let (x?, y?) where x != y: return x < y

@@ -2,7 +2,7 @@ import FoundationEssentials
 import PetCore
 import PetStore
 
-/// The owner's data as one JSON document (SPEC §13; format in docs/export.md):
+/// The owner's data as one JSON document (docs/export.md):
 ///
 /// ```
 /// { "format": "deskpet-export", "version": 1, "exportedAt": <unix>, "zone": "...",

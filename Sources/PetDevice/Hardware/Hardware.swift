@@ -75,7 +75,7 @@ public protocol Panel: AnyObject {
     func setBrightness(_ percent: Int) throws(HardwareError)
 }
 
-/// The buzzer's sounds (SPEC §14).
+/// The buzzer's sounds (docs/sound-and-light.md).
 public enum Tone: String, Sendable, CaseIterable {
     /// A setting changed.
     case tick
@@ -95,7 +95,7 @@ public protocol Sounder: AnyObject {
     func play(_ tone: Tone) throws(HardwareError)
 }
 
-/// The LED's patterns (SPEC §14).
+/// The LED's patterns (docs/sound-and-light.md).
 public enum LightPattern: String, Sendable, CaseIterable {
     case off
     /// A reminder is due: slow pulses.

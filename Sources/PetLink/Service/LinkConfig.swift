@@ -1,6 +1,6 @@
 import PetDevice
 
-/// The phone link's limits (docs/protocol.md#limits).
+/// The phone link's limits (docs/protocol.md#limits-and-timeouts).
 public struct LinkConfig: Sendable, Equatable {
     /// Connections served at once; the next one gets `too_many_clients` and is closed.
     public var maxClients = 16

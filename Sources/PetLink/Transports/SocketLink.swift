@@ -10,7 +10,7 @@ import PetDevice
 /// takes and queues the rest (written when the socket is writable again). A client whose queue
 /// grows past `maxQueuedBytes` (it does not read) is dropped, so it can never block the device.
 ///
-/// TCP listens on loopback unless `allowRemote` (SPEC §15: the board or a flag must ask).
+/// TCP listens on loopback unless `allowRemote` (docs/protocol.md: the board or a flag must ask).
 public final class SocketLink: PhoneLink {
     public let address: LinkAddress
     /// The TCP port actually bound (useful with port 0).
