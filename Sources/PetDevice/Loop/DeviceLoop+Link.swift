@@ -72,6 +72,8 @@ extension DeviceLoop: LinkHost {
         try app.events(after: seq, limit: limit)
     }
 
+    public func commandSeen(_ id: String) -> Bool { app.commandSeen(id) }
+
     public func exportDocument() throws(AppError) -> [UInt8] {
         try Export.document(app, now: now)
     }
