@@ -93,4 +93,40 @@ final class RepositoryLayoutTests: XCTestCase {
             return nil
         })
     }
+
+    /// Every repository path docs/architecture.md names exists: files and folders from the root
+    /// (`Sources/…`, `Tests/…`, `docs/…`, `tools/…`, `boards/…`, …), module-relative ones
+    /// (`PetDevice/Hardware/Hardware.swift` is under Sources/) and its links to sibling pages.
+    /// Placeholders for what a reader adds (`Foo`, `<Part>`) and globs are checked up to their folder.
+    func testEveryPathTheArchitecturePageNamesExists() throws {
+        let page = try XCTUnwrap(try repositoryFiles(under: "docs/architecture.md", extensions: ["md"]).first?.text)
+        let modules = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Sources").path)
+        let roots = ["Sources", "Tests", "docs", "tools", "boards", "sim", "art", "content", "packaging", "web", "Fuzz"] + modules
+        var named: [String] = [], missing: [String] = []
+        var rest = page[...]
+        let pattern = "(?<![A-Za-z0-9_./-])(" + roots.joined(separator: "|") + ")/[A-Za-z0-9_.+*<>/-]*"
+        while let r = rest.range(of: pattern, options: .regularExpression) {
+            named.append(String(rest[r])); rest = rest[r.upperBound...]
+        }
+        rest = page[...]
+        while let r = rest.range(of: "\\]\\([a-z0-9-]+\\.md", options: .regularExpression) {
+            named.append("docs/" + rest[r].dropFirst(2)); rest = rest[r.upperBound...]
+        }
+        XCTAssertGreaterThan(named.count, 40, "the page names the code it describes")
+        for name in Set(named) {
+            var path = name
+            while let last = path.last, ".,;:)".contains(last) { path.removeLast() }
+            // A placeholder or a glob: check the folder that holds it.
+            if let cut = path.range(of: "([Ff]oo|<|\\*)", options: .regularExpression) {
+                path = String(path[..<cut.lowerBound])
+                if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
+            }
+            if let first = path.split(separator: "/").first, modules.contains(String(first)) { path = "Sources/" + path }
+            guard !path.isEmpty else { continue }
+            if !FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(path).path) {
+                missing.append(name)
+            }
+        }
+        XCTAssertEqual(missing.sorted(), [], "docs/architecture.md names paths that do not exist")
+    }
 }
