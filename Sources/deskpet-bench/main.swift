@@ -36,6 +36,9 @@ Figures (NAME):
               title, task.complete: the frame up, the pushed events, state and reply down as notifications)
               at MTU 23, 185 and 517, with write requests and with write commands (no radio: the GATT
               server session and the real link service)
+  exports     64 exports of a ~4.4 MiB journal asked in one write over loopback TCP by a phone that reads
+              promptly: the device loop's longest single step, exports arrived whole or refused busy,
+              whether the connection survived
   catchup     seconds from power-on to the home screen after 10 years off (every day closed on its own) and
               1000 years off (older days closed as one stretch), events stored, peak RSS
   spi         bytes on the SPI bus per interaction for the ST7789 240x240 board (driver -> emulated
@@ -762,7 +765,7 @@ if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
 }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "att", "ctl", "catchup"]
+let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "att", "ctl", "exports", "catchup"]
 var only: Set<String> = Set(figures).subtracting(["ctl"])   // ctl runs with link
 if let i = argv.firstIndex(of: "--only") {
     guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else {
@@ -799,6 +802,10 @@ do {
     if only.contains("catchup") { progress("catchup: 10 and 1000 years off, then boot"); try benchCatchUp(dir: dir) }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("att") { progress("att: ATT PDUs and round trips per command at MTU 23, 185, 517"); try benchATT() }
+    if only.contains("exports") {
+        progress("exports: 64 exports of a ~4.4 MiB journal in one write")
+        try benchExportStall(targetBytes: quick ? 1 << 20 : 4_600_000, exports: 64)
+    }
     if only.contains("link") { progress("link: round trips over loopback TCP"); try benchLink(n: quick ? 500 : 5000, queued: 1000) }
     if only.contains("link") || only.contains("ctl") { progress("ctl: deskpetctl sync of 1000 queued commands"); try benchCtlSync(queued: 1000) }
     if only.contains("latency") {

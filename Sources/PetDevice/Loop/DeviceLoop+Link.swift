@@ -76,6 +76,8 @@ extension DeviceLoop: LinkHost {
         try Export.document(app, now: now)
     }
 
+    public func queuedBytes(client: Int) -> Int { hardware.link?.queuedBytes(client: client) ?? 0 }
+
     public var clockIsSettable: Bool { hardware.settableClock != nil }
 
     public func setWallClock(ms: Int64) throws(HardwareError) {

@@ -32,6 +32,9 @@ public protocol LinkHost: AnyObject {
     func storedEvents(after seq: Int64, limit: Int) throws(AppError) -> [EventRow]
     /// The export document (docs/export.md) as of now.
     func exportDocument() throws(AppError) -> [UInt8]
+    /// Bytes sent to `client` that the transport still holds (`PhoneLink.queuedBytes`): a long
+    /// answer (an export) waits while it is high.
+    func queuedBytes(client: Int) -> Int
     /// Whether the phone may set the clock (`Hardware.settableClock`).
     var clockIsSettable: Bool { get }
     /// Sets the wall clock (`time.set`, the Current Time characteristic). Throws when the clock

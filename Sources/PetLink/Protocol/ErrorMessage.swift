@@ -38,6 +38,10 @@ public enum ErrorCode {
     public static let tooManyClients = "too_many_clients"
     public static let timeout = "timeout"
     public static let overloaded = "overloaded"
+    /// The device is already doing as much of this as it allows (exports): try again later.
+    public static let busy = "busy"
+    /// An answer would not fit in one frame (docs/protocol.md#limits).
+    public static let tooLarge = "too_large"
     public static let unsupported = "unsupported"
     public static let confirmOnDevice = "confirm_on_device"
     public static let journal = "journal_failed"
