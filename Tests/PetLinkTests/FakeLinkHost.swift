@@ -24,6 +24,8 @@ final class FakeLinkHost: LinkHost {
     var queued: [Int: Int] = [:]
     /// `exportDocument` calls so far.
     private(set) var exportsBuilt = 0
+    /// The exports started, in order (their `rowsRead` counts the journal work done).
+    private(set) var producers: [Export.Producer] = []
 
     init(start: Instant = Instant(1_772_434_800)) throws {
         app = try PetApp(store: try EventStore.inMemory(), now: start, zone: "UTC")
@@ -35,7 +37,12 @@ final class FakeLinkHost: LinkHost {
     var clockIsSettable: Bool { settable }
 
     func storedEvents(after seq: Int64, limit: Int) throws(AppError) -> [EventRow] { try app.events(after: seq, limit: limit) }
-    func exportDocument() throws(AppError) -> [UInt8] { exportsBuilt += 1; return try Export.document(app, now: now) }
+    func startExport() -> Export.Producer {
+        exportsBuilt += 1
+        let p = Export.Producer(app, now: now)
+        producers.append(p)
+        return p
+    }
     func queuedBytes(client: Int) -> Int { queued[client] ?? 0 }
 
     func setWallClock(ms: Int64) throws(HardwareError) {

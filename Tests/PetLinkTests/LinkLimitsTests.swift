@@ -167,7 +167,8 @@ final class LinkLimitsTests: XCTestCase {
 
     func testAnExportIsProducedASlicePerWakeUpAsTheClientReads() throws {
         let host = try FakeLinkHost()
-        let config = LinkConfig()
+        var config = LinkConfig()
+        config.exportRowsPerSlice = 40
         let s = LinkService(config: config, random: SeededRandom(seed: 3))
         try pair(s, host, 1)
         try bigJournal(host, tasks: 150)
@@ -177,7 +178,12 @@ final class LinkLimitsTests: XCTestCase {
         var data: [String] = []
         var reply: [String: Any]?
         var wakeUps = 1
+        var rowsBefore = 0
         while true {
+            // The work of one wake-up: at most a slice of journal rows, or a few parts.
+            let rows = try XCTUnwrap(host.producers.first).rowsRead
+            XCTAssertLessThanOrEqual(rows - rowsBefore, config.exportRowsPerSlice, "journal rows read in one wake-up")
+            rowsBefore = rows
             assertFit(effects)
             let parts = try exportParts(effects, to: 1)
             XCTAssertLessThanOrEqual(parts.count, config.exportPartsPerWake, "at most a slice per wake-up")
@@ -192,7 +198,9 @@ final class LinkLimitsTests: XCTestCase {
         XCTAssertEqual(Array(data.joined().utf8), expected, "the export arrives whole")
         XCTAssertEqual(reply?["parts"] as? Int, data.count)
         XCTAssertEqual(reply?["bytes"] as? Int, expected.count)
-        XCTAssertGreaterThanOrEqual(wakeUps, (data.count + config.exportPartsPerWake - 1) / config.exportPartsPerWake)
+        XCTAssertEqual(try XCTUnwrap(host.producers.first).rowsRead, host.state.eventCount)
+        XCTAssertGreaterThanOrEqual(wakeUps, host.state.eventCount / config.exportRowsPerSlice
+                                    + (data.count + config.exportPartsPerWake - 1) / config.exportPartsPerWake)
         XCTAssertEqual(tick(s, host), [], "nothing left")
     }
 

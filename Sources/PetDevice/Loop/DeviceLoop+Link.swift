@@ -72,9 +72,7 @@ extension DeviceLoop: LinkHost {
         try app.events(after: seq, limit: limit)
     }
 
-    public func exportDocument() throws(AppError) -> [UInt8] {
-        try Export.document(app, now: now)
-    }
+    public func startExport() -> Export.Producer { Export.Producer(app, now: now) }
 
     public func queuedBytes(client: Int) -> Int { hardware.link?.queuedBytes(client: client) ?? 0 }
 

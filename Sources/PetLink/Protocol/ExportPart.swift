@@ -27,8 +27,18 @@ public struct ExportPart: Codable, Sendable, Equatable {
     /// document dense in them still gives parts that fit in a frame.
     public static func ends(of bytes: [UInt8], maxPiece: Int = ExportPart.maxPiece) -> [Int] {
         var out: [Int] = []
-        var start = 0
+        _ = cut(bytes, from: 0, final: true, maxPiece: maxPiece, into: &out)
+        return out
+    }
+
+    /// `ends(of:)` a piece at a time, for a document still growing: cuts `bytes` from `start`
+    /// (where the last piece ended) and returns where the next piece starts. Unless `final`,
+    /// the tail that could still grow (less than a piece and the bytes of one character) is
+    /// left for a later call.
+    public static func cut(_ bytes: [UInt8], from start: Int, final: Bool, maxPiece: Int = ExportPart.maxPiece, into out: inout [Int]) -> Int {
+        var start = start
         while start < bytes.count {
+            if !final && bytes.count - start < 2 * maxPiece + 4 { return start }
             var end = start
             var size = 0
             while end < bytes.count {
@@ -45,6 +55,6 @@ public struct ExportPart: Codable, Sendable, Equatable {
             out.append(end)
             start = end
         }
-        return out
+        return start
     }
 }

@@ -147,14 +147,34 @@ extension LinkService {
         guard var job = sessions[c]?.export else { exportQueue.removeFirst(); return [] }
         var frames: [LinkFrame] = []
         if !job.built {
-            do { job.document = try loop.exportDocument() } catch {
-                sessions[c]?.export = nil
-                exportQueue.removeFirst()
-                return reply(c, ErrorMessage(id: job.id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
-            }
-            job.ends = ExportPart.ends(of: job.document)
-            job.built = true
+            // The document a slice at a time: the head and state, then at most
+            // `exportRowsPerSlice` journal rows per wake-up (a small export is whole at once).
+            let producer = job.producer ?? loop.startExport()
+            job.producer = producer
+            let startRows = producer.rowsRead
             exportSlicesBuilt += 1
+            while !job.built {
+                let budget = config.exportRowsPerSlice - (producer.rowsRead - startRows)
+                guard budget > 0 else {
+                    sessions[c]?.export = job
+                    return []
+                }
+                let piece: [UInt8]?
+                do { piece = try producer.next(rows: budget) } catch {
+                    log?("link: client \(c): export failed: \(error)")
+                    sessions[c]?.export = nil
+                    exportQueue.removeFirst()
+                    return reply(c, ErrorMessage(id: job.id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
+                }
+                if let piece {
+                    job.document += piece
+                    job.cutFrom = ExportPart.cut(job.document, from: job.cutFrom, final: false, into: &job.ends)
+                    continue
+                }
+                job.producer = nil
+                job.cutFrom = ExportPart.cut(job.document, from: job.cutFrom, final: true, into: &job.ends)
+                job.built = true
+            }
         }
         var queued = loop.queuedBytes(client: c)
         var start = job.sent == 0 ? 0 : job.ends[job.sent - 1]

@@ -30,7 +30,8 @@ public final class LinkService: LinkServing {
     var exportQueue: [Int] = []
     /// The wake-up in which an export slice was last produced (one slice per wake-up).
     var exportSliceWake = -1
-    /// Export documents built and `export.part` frames sent so far (for the bench and tests).
+    /// Export slices that built documents, and `export.part` frames sent, so far (for the bench
+    /// and tests).
     public internal(set) var exportSlicesBuilt = 0
     public internal(set) var exportPartsSent = 0
     /// Short notes for the operator's log: client numbers, message types, codes, sizes — never
@@ -113,6 +114,9 @@ public final class LinkService: LinkServing {
         for c in drops {
             sessions[c]?.phone = nil
             sessions[c]?.unauthenticatedSinceMs = loop.nowMs
+            // An export for a phone no longer paired (or of a wiped journal) ends here.
+            sessions[c]?.export = nil
+            exportQueue.removeAll { $0 == c }
             log?("link: client \(c) no longer paired (\(wiped ? "device wiped" : "phone unpaired"))")
             frames.append(LinkFrame(client: c, bytes: MessageEncoder.frame(ErrorMessage(
                 code: ErrorCode.notPaired, message: wiped ? "the device was reset: pair again" : "this phone was unpaired"))))

@@ -1,3 +1,5 @@
+import PetDevice
+
 /// One connection's state in the service: its frame reassembly, whether it said hello, which
 /// paired phone it is (nil: not authenticated), its pending pairing challenge, its timers.
 struct Session {
@@ -54,8 +56,12 @@ struct Session {
 /// parts end, and how many were sent.
 struct ExportJob {
     var id: String
+    /// Builds the document a piece per slice (nil until the export's turn comes).
+    var producer: Export.Producer?
     var document: [UInt8] = []
     var ends: [Int] = []
+    /// Where the document's next part starts (parts are cut as it grows).
+    var cutFrom = 0
     var built = false
     var sent = 0
 }
