@@ -78,7 +78,7 @@ func benchExportStall(targetBytes: Int, exports: Int) throws {
                     if case .int(let b) = o["bytes"], Int(b) == partBytes[id, default: -1] { whole += 1 } else { failed += 1 }
                 case "error":
                     answered += 1
-                    if o["code"] == .string("busy") { busy += 1 } else { failed += 1 }
+                    if o["code"] == .string(ErrorCode.busy) { busy += 1 } else { failed += 1 }
                 default: break
                 }
             }

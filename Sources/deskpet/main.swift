@@ -285,7 +285,7 @@ if board.hasBattery { loop.batteryReader = { PowerSupply.batteryPercent().map { 
 
 let linkService = LinkService()
 linkService.log = { log.info($0) }
-if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \(linkAddresses.joined(separator: ", "))") }
+if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \((linkAddresses + (webArg.map { ["web:\($0)"] } ?? [])).joined(separator: ", "))") }
 if let ble {
     // The state characteristic, Current Time (the clock as time.set sets it), the battery.
     linkService.serve(ble.link.server, loop: loop, batteryLevel: board.hasBattery ? { PowerSupply.batteryPercent() ?? 0 } : nil)

@@ -240,7 +240,7 @@ final class LinkLimitsTests: XCTestCase {
         XCTAssertEqual(try messages(effects, to: 1, type: "reply").map { $0["id"] as? String }, ["e0"])
         let busy = try messages(effects, to: 1, type: "error")
         XCTAssertEqual(busy.count, 62)
-        XCTAssertTrue(busy.allSatisfy { $0["code"] as? String == "busy" })
+        XCTAssertTrue(busy.allSatisfy { $0["code"] as? String == ErrorCode.busy })
         XCTAssertEqual(busy.first?["id"] as? String, "e2")
         var replies: [[String: Any]] = []
         for _ in 0..<20 where replies.isEmpty { replies = try messages(tick(s, host), to: 1, type: "reply") }
@@ -264,7 +264,7 @@ final class LinkLimitsTests: XCTestCase {
         let b = wake(s, host, frame(2, #"{"type":"command","id":"b","name":"export"}"#))
         XCTAssertEqual(try exportParts(b, to: 2).count, 0, "waits its turn")
         let c = try messages(wake(s, host, frame(3, #"{"type":"command","id":"c","name":"export"}"#)), to: 3, type: "error")
-        XCTAssertEqual(c.first?["code"] as? String, "busy")
+        XCTAssertEqual(c.first?["code"] as? String, ErrorCode.busy)
         XCTAssertEqual(c.first?["id"] as? String, "c")
         // Client 1 goes away mid-export: client 2's turn comes, and it arrives whole.
         _ = s.handle(.disconnected(client: 1), loop: host)

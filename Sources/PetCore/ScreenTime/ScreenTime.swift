@@ -219,7 +219,7 @@ public enum ScreenRules {
         let app = raw.trimmingSpaces.lowercased()
         guard appIDLength.contains(app.count),
               app.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }) else {
-            throw .invalidField(field: "app", reason: "must be 1–64 of a-z, 0-9, '.', '_', '-'")
+            throw .invalidField(field: "app", reason: "must be \(appIDLength.text) of a-z, 0-9, '.', '_', '-'")
         }
         return app
     }
@@ -312,7 +312,7 @@ extension Engine {
             guard end > start else { throw .invalidField(field: "end", reason: "must be after start") }
             guard end <= at else { throw .invalidField(field: "end", reason: "is in the future") }
             guard end - start <= ScreenRules.maxSessionSeconds else {
-                throw .invalidField(field: "end", reason: "a session lasts at most 24 hours")
+                throw .invalidField(field: "end", reason: "a session lasts at most \(ScreenRules.maxSessionSeconds / Seconds.hour) hours")
             }
             guard start >= state.clock.start(ofDay: state.openDay - ScreenRules.lateDays) else {
                 throw .invalidField(field: "start", reason: "is more than \(ScreenRules.lateDays) days ago")
@@ -334,13 +334,13 @@ extension Engine {
         case let .startCustom(raw, limit, days, stake):
             let app = try ScreenRules.normalizedApp(raw)
             guard ChallengeRules.limitRange.contains(limit) else {
-                throw .invalidField(field: "limit", reason: "must be 0–1440 minutes a day (got \(limit))")
+                throw .invalidField(field: "limit", reason: "must be \(ChallengeRules.limitRange.text) minutes a day (got \(limit))")
             }
             guard ChallengeRules.daysRange.contains(days) else {
-                throw .invalidField(field: "days", reason: "must be 1–90 (got \(days))")
+                throw .invalidField(field: "days", reason: "must be \(ChallengeRules.daysRange.text) (got \(days))")
             }
             guard ChallengeRules.stakeRange.contains(stake) else {
-                throw .invalidField(field: "stake", reason: "must be 0–1000 coins (got \(stake))")
+                throw .invalidField(field: "stake", reason: "must be \(ChallengeRules.stakeRange.text) coins (got \(stake))")
             }
             try startChallenge(Challenge(id: commandID, kind: ChallengeRules.customKind, app: app, limitMinutes: limit,
                                          days: days, stake: stake, startDay: state.openDay + 1), at: at)

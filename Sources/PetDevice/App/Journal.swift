@@ -84,9 +84,9 @@ public enum AppError: Error, CustomStringConvertible, Equatable {
     public var code: String {
         switch self {
         case .domain(let e): return e.code
-        case .store: return "storage_error"
-        case .journal: return "journal_error"
-        case .hardware: return "hardware_error"
+        case .store: return ErrorCode.storage
+        case .journal: return ErrorCode.journalRead
+        case .hardware: return ErrorCode.hardware
         }
     }
 }
