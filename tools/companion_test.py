@@ -25,6 +25,7 @@ WEB = os.path.join(ROOT, 'web')
 SERVICE = '6d9b0001-7e5c-4d2a-9c1f-0de5c9e7a2b1'
 COMMAND = '6d9b0002-7e5c-4d2a-9c1f-0de5c9e7a2b1'
 EVENT = '6d9b0003-7e5c-4d2a-9c1f-0de5c9e7a2b1'
+OUT = os.path.join(ROOT, 'docs/images/companion')
 PAGES = ['today', 'task', 'pet', 'shop', 'focus', 'urge', 'stats', 'reminders', 'settings', 'connect']
 
 FAILS = []
@@ -121,7 +122,9 @@ class Browser:
         for _ in range(100):
             try: urllib.request.urlopen(f'http://127.0.0.1:{self.port}/status', timeout=1); break
             except Exception: time.sleep(0.1)
-        caps = {'capabilities': {'alwaysMatch': {'browserName': 'chrome', 'webSocketUrl': True, 'goog:chromeOptions': {
+        caps = {'capabilities': {'alwaysMatch': {'browserName': 'chrome', 'webSocketUrl': True,
+            'unhandledPromptBehavior': 'accept',   # the page's confirm() dialogs are accepted, as a person would
+            'goog:chromeOptions': {
             'binary': '/usr/bin/chromium',
             'args': ['--headless=new', '--no-sandbox', '--enable-features=WebBluetooth', '--enable-experimental-web-platform-features',
                      '--disable-gpu', '--hide-scrollbars', '--window-size=390,844', '--no-first-run', '--disable-background-networking']}}}}
@@ -139,6 +142,7 @@ class Browser:
         self.dispatcher = asyncio.ensure_future(self._dispatch())
         tree = await self.send('browsingContext.getTree', {})
         self.ctx = tree['contexts'][0]['context']
+
 
     async def _read(self):
         async for raw in self.ws:
@@ -369,6 +373,24 @@ async def e2e(b, sim):
     check(seen is not None, f'screen: the coin count after the purchase ({bal})')
     show_screen(sim, 'shop.buy')
 
+    # focus: a live countdown, then stop (its confirm() answered through BiDi)
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#focus')
+    await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#focus-start")')
+    await b.fill('#focus-extra', 'com.example.video')
+    await b.click('#focus-start')
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='focus.started'", lambda v: v == '1')
+    check(v == '1', 'journal: focus.started')
+    c1 = await b.wait('(() => { const c = document.querySelector("#countdown"); return c && /^[0-9]{2}:[0-9]{2}$/.test(c.textContent) && c.textContent; })()', what='the countdown')
+    await asyncio.sleep(2.2)
+    c2 = await b.js('document.querySelector("#countdown").textContent')
+    check(c1 != c2 and c2 < c1, f'focus countdown is live ({c1} → {c2})')
+    await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
+    await b.screenshot(os.path.join(OUT, 'focus-running-light.png'))
+    await b.click('#focus-stop')
+    v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type LIKE 'focus.%' AND type != 'focus.started'", lambda v: v not in ('', '0'))
+    last_focus = sim.sql("SELECT type FROM events WHERE type LIKE 'focus.%' ORDER BY seq DESC LIMIT 1")
+    check(v not in ('', '0'), f'focus stopped (journal: {last_focus})')
+
     # a reminder appears in the page
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#task')
     await b.wait('deskpet.ctl.status === "online" && !!document.querySelector("#t-title")')
@@ -420,6 +442,8 @@ async def offline_queue(b, sim):
 
 async def lockout(b, sim):
     print('five wrong codes', flush=True)
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw#connect')
+    await b.wait('document.documentElement.dataset.ready === "1"')
     await b.js('(async () => { deskpet.ctl.disconnect(); clearTimeout(deskpet.ctl.saveTimer); await deskpet.store.del("devices"); await deskpet.store.del("current"); return true; })()')
     await b.goto(f'http://127.0.0.1:{sim.port}/index.html?nosw&forgotten=1#connect')   # another URL: a reload
     await b.wait('document.documentElement.dataset.ready === "1" && deskpet.ctl.status === "unpaired"')
@@ -534,6 +558,8 @@ async def ble(b, sim):
     async def on_event(m):
         meth, p = m['method'], m['params']
         if os.environ.get('COMPANION_DEBUG'): print('  bidi event', meth, json.dumps(p)[:160], flush=True)
+        if p.get('context') not in (None, b.ctx):
+            return   # another browsing context's Bluetooth (not the page under test): left unanswered
         if meth == 'bluetooth.requestDevicePromptUpdated':
             seen['prompt'] += 1
             if p.get('devices'):
@@ -600,7 +626,7 @@ async def ble(b, sim):
         known = len(sim.codes)
         await b.click('#pair-begin')
         code = await sim.wait_code(known)
-        if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail})'), seen)
+        if os.environ.get('COMPANION_DEBUG'): print('  page:', await b.js('({status: deskpet.ctl.status, detail: deskpet.ctl.statusDetail, ch: deskpet.ctl.challenge})'), seen, sim.codes[-3:], flush=True)
         await b.fill('#pair-code', code); await b.fill('#pair-name', 'Bluetooth phone'); await b.click('#pair-finish')
         await b.wait('deskpet.ctl.status === "online" && !!deskpet.ctl.device.token', timeout=30, what='paired over Bluetooth')
         check(True, f'paired over Bluetooth with code {code}')
@@ -627,6 +653,7 @@ async def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs/images/companion'))
     a = ap.parse_args()
     parts = set(a.only.split(','))
+    global OUT; OUT = a.out
     os.makedirs(a.out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix='companion-test-')
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(WEB) for f in fs if '/test' not in d and not f.endswith('.md'))

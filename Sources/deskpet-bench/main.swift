@@ -38,11 +38,15 @@ Figures (NAME):
               title, task.complete: the frame up, the pushed events, state and reply down as notifications)
               at MTU 23, 185 and 517, with write requests and with write commands (no radio: the GATT
               server session and the real link service)
-  exports     64 exports of a ~4.4 MiB journal asked in one write over loopback TCP by a phone that reads
+  linkexport  64 exports of a ~4.4 MiB journal asked in one write over loopback TCP by a phone that reads
               promptly: the device loop's longest single step, exports arrived whole or refused busy,
               whether the connection survived
   catchup     seconds from power-on to the home screen after 10 years off (every day closed on its own) and
               1000 years off (older days closed as one stretch), events stored, peak RSS
+  export      export_peak_rss: peak RSS of 'deskpet export' (streamed) of journals of 20,000 and 200,000 events
+  bigjournal  journal_open_1m: a journal of 1,000,000 events (600k commands, 200k tasks) opened cold in a fresh
+              process, without and with a snapshot: seconds and peak RSS; then export_peak_rss of it.
+              Not run by default (synthesising the journal takes minutes): --only bigjournal
   spi         bytes on the SPI bus per interaction for the ST7789 240x240 board (driver -> emulated
               controller, commands and windows included) over a scripted day, and the transfer time at 40 MHz
 
@@ -765,10 +769,13 @@ if argv.first == "--probe-interactions", argv.count == 2, let n = Int(argv[1]) {
 if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
     exit(probeYearRSS(db: argv[1], out: argv[2], days: days))
 }
+if argv.first == "--probe-open", argv.count == 4, argv[2] == "--result" { exit(probeOpen(argv[1], result: argv[3])) }
+if argv.first == "--probe-export", argv.count == 5, argv[3] == "--result" { exit(probeExport(argv[1], out: argv[2], result: argv[4])) }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "exports", "catchup"]
-var only: Set<String> = Set(figures).subtracting(["ctl"])   // ctl runs with link
+let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal", "linkexport"]
+// ctl runs with link; bigjournal (a million events synthesised: minutes) only when asked for.
+var only: Set<String> = Set(figures).subtracting(["ctl", "bigjournal"])
 if let i = argv.firstIndex(of: "--only") {
     guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else {
         printError("deskpet-bench: --only needs figure names: \(figures.joined(separator: ", "))"); exit(2)
@@ -802,10 +809,18 @@ do {
     if only.contains("wakeups") { progress("wakeups: an idle day asleep, an idle hour awake"); try benchWakeups() }
     if only.contains("buttons") { progress("buttons: a scripted day of presses"); try benchButtons(presses: quick ? 200 : 4000) }
     if only.contains("catchup") { progress("catchup: 10 and 1000 years off, then boot"); try benchCatchUp(dir: dir) }
+    if only.contains("export") {
+        progress("export: deskpet export of journals of growing size, peak RSS")
+        try benchExportPeak(sizes: quick ? [5_000, 20_000] : [20_000, 200_000], dir: dir)
+    }
+    if only.contains("bigjournal") {
+        progress("bigjournal: a journal of 1,000,000 events (600k commands, 200k tasks) opened cold; its export")
+        try benchBigJournal(events: quick ? 100_000 : 1_000_000, dir: dir)
+    }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("att") { progress("att: ATT PDUs and round trips per command at MTU 23, 185, 517"); try benchATT() }
-    if only.contains("exports") {
-        progress("exports: 64 exports of a ~4.4 MiB journal in one write")
+    if only.contains("linkexport") {
+        progress("linkexport: 64 exports of a ~4.4 MiB journal in one write")
         try benchExportStall(targetBytes: quick ? 1 << 20 : 4_600_000, exports: 64)
     }
     if only.contains("link") { progress("link: round trips over loopback TCP"); try benchLink(n: quick ? 500 : 5000, queued: 1000) }

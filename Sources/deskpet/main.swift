@@ -144,10 +144,10 @@ case "export":
     let journalPath = dataDir + "/deskpet.db"
     guard access(journalPath, F_OK) == 0 else { fail("export: no journal at \(journalPath)") }
     do {
-        let (problem, bytes) = try JournalRecovery.exportJournal(at: journalPath)
+        // Only a regular file (or a new one) or standard output, every write checked, streamed page
+        // by page (docs/export.md).
+        let problem = try JournalRecovery.streamJournal(at: journalPath, to: positionalArgs.first)
         if let problem { log.warning("export: journal " + (problem.seq.map { "row \($0)" } ?? "rows") + " can't be read: \(problem.detail)") }
-        // Only a regular file (or a new one) or standard output, every write checked (docs/export.md).
-        try ExportDestination.write(positionalArgs.first == nil ? bytes + [0x0A] : bytes, to: positionalArgs.first)
         if let file = positionalArgs.first { log.info("exported the journal's rows to \(file)") }
     } catch { fail("export: \(error)") }
     exit(0)
@@ -177,6 +177,9 @@ for s in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&signals, s) }
 sigprocmask(SIG_BLOCK, &signals, nil)
 let signalFD = signalfd(-1, &signals, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
 guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText())") }
+
+// One process per journal (docs/daemon.md): a second daemon stops before it opens the board.
+do { try EventStore.checkNoOtherWriter(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }
 
 let clock = SystemClock()
 var hardware: Hardware

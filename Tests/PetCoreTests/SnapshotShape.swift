@@ -195,7 +195,7 @@ enum SnapshotShape {
         "screen.recent[].app",
         "screen.recent[].end",
         "screen.recent[].start",
-        "seenCommands",
+        "recentCommands",
         "shop",
         "shop.lastFed",
         "shop.lastRepair",

@@ -63,8 +63,10 @@ public struct Engine: Sendable {
         self.state = snapshot
     }
 
-    /// True when this command id was already applied (the reply is repeated, nothing changes).
-    public func isDuplicate(_ commandID: String) -> Bool { state.seenCommands.contains(commandID) }
+    /// True when this command id is among the latest `RecentCommandIDs.capacity` applied (the
+    /// reply is repeated, nothing changes). Older ids are the journal's to know: the device app
+    /// looks them up in its commands table (`PetApp.commandSeen`).
+    public func isDuplicate(_ commandID: String) -> Bool { state.recentCommands.contains(commandID) }
 
     // MARK: - Fold
 
@@ -74,7 +76,7 @@ public struct Engine: Sendable {
     public mutating func apply(_ e: Event) {
         if e.at > state.needs.asOf { state.needs = state.needs(at: e.at) }
         if e.at > state.now { state.now = e.at }
-        if let c = e.commandID { state.seenCommands.insert(c) }
+        if let c = e.commandID { state.recentCommands.insert(c) }
         state.eventCount += 1
         switch e.kind {
         case .genesis: break

@@ -36,7 +36,7 @@ public struct PetState: Sendable, Equatable, Codable {
     /// changes: snapshots of another format are ignored and the journal is replayed in full
     /// (docs/storage.md). Tests/PetCoreTests/SnapshotShapeTests.swift fails when the encoded
     /// shape changes while this stays the same.
-    public static let snapshotFormat = 2
+    public static let snapshotFormat = 3
 
     public var createdAt: Instant
     /// The latest instant the state has been advanced to.
@@ -86,7 +86,8 @@ public struct PetState: Sendable, Equatable, Codable {
     /// how many of them the current boot's catch-up added.
     public var remindersMissed = 0
 
-    public var seenCommands: Set<String> = []
+    /// The latest command ids applied (bounded; the journal's commands table holds them all).
+    public var recentCommands = RecentCommandIDs()
     public var eventCount = 0
 
     // Subsystems (each in its own file).
@@ -94,7 +95,13 @@ public struct PetState: Sendable, Equatable, Codable {
     public var shop = ShopState()
     public var commitments = CommitmentState()
     public var quit = QuitState()
-    public var screen = ScreenState()
+    /// App time (ScreenTime/): stored under its snapshot and export key `screen`; code says `appTime`.
+    var screen = AppTimeState()
+    public var appTime: AppTimeState {
+        get { screen }
+        _modify { yield &screen }
+        set { screen = newValue }
+    }
     public var reminders = ReminderState()
     /// Paired phones and the pairing lockout (Phones/Phones.swift).
     public var phones = PhonesState()
@@ -108,7 +115,7 @@ public struct PetState: Sendable, Equatable, Codable {
         case createdAt, now, zoneID, clock, openDay, quiet, paused, device, tasks, categories, coins, xp
         case coinsEarned, coinsSpent, tasksCompleted, streak, bestStreak, lastBreak, weekStart, weekClean
         case weekDone, perfectWeeks, purchases, badges, pet, needs, lastCelebration, lastPetting, speech
-        case tally, lastReminder, remindersMissed, seenCommands, eventCount, habits, shop, commitments, quit
+        case tally, lastReminder, remindersMissed, recentCommands, eventCount, habits, shop, commitments, quit
         case screen, stats, phones
         case reminders = "notices"
     }

@@ -150,6 +150,9 @@ extension Engine {
         let id = d.id ?? defaultID
         try TaskRules.validateID(id, field: "task id")
         guard state.tasks[id] == nil else { throw .alreadyExists(kind: "task", id: id) }
+        guard state.tasks.values.lazy.filter(\.isOpen).count < TaskRules.maxOpen else {
+            throw .limitReached(what: "open tasks", limit: TaskRules.maxOpen)
+        }
         try TaskRules.validateTitle(d.title)
         try TaskRules.validateNotes(d.notes)
         let category: String

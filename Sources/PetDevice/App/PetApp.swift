@@ -67,9 +67,9 @@ public final class PetApp {
             if Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
             return
         }
-        let rows: [EventRow]
-        do { rows = try store.events() } catch { throw .store(error) }
-        if rows.isEmpty {
+        let first: [EventRow]
+        do { first = try store.events(limit: 1) } catch { throw .store(error) }
+        if first.isEmpty {
             let (engine, genesis) = try Self.wrap { () throws(DomainError) in
                 try Engine.create(at: now, zoneID: zone, dayStartHour: dayStartHour, zones: zones.lookup)
             }
@@ -77,13 +77,41 @@ public final class PetApp {
             do { try store.append(command: nil, events: [row]) } catch { throw .store(error) }
             self.engine = engine
         } else {
-            var events: [Event] = []
-            events.reserveCapacity(rows.count)
-            let decoder = JSONDecoder()
-            for r in rows { events.append(try JournalCodec.event(r, decoder: decoder)) }
-            self.engine = try Self.wrap { () throws(DomainError) in try Engine(journal: events, zones: zones.lookup) }
+            self.engine = try Self.replay(store: store, zones: zones)
             if Int64(engine.state.eventCount) >= Int64(snapshotEvery) { saveSnapshot() }
         }
+    }
+
+    /// Events are read from the journal in pages of this many rows while replaying, so opening a
+    /// journal of any length holds one page, never the whole history (docs/storage.md).
+    public static let replayPage = 512
+
+    /// Calls `body` with every stored event after `seq`, oldest first, reading `replayPage` rows
+    /// at a time.
+    static func forEachEvent(in store: EventStore, after seq: Int64, decoder: JSONDecoder,
+                             _ body: (Event) throws(AppError) -> Void) throws(AppError) {
+        var last = seq
+        while true {
+            let page: [EventRow]
+            do { page = try store.events(after: last, limit: replayPage) } catch { throw .store(error) }
+            for r in page { try body(try JournalCodec.event(r, decoder: decoder)) }
+            guard let end = page.last, page.count == replayPage else { return }
+            last = end.seq
+        }
+    }
+
+    /// The engine of the whole journal, folded page by page from its genesis.
+    static func replay(store: EventStore, zones: ZoneDatabase) throws(AppError) -> Engine {
+        var engine: Engine?
+        try forEachEvent(in: store, after: 0, decoder: JSONDecoder()) { (e: Event) throws(AppError) in
+            if engine == nil {
+                engine = try wrap { () throws(DomainError) in try Engine(genesis: e, zones: zones.lookup) }
+            } else {
+                engine!.apply(e)
+            }
+        }
+        guard let engine else { throw .journal(seq: nil, detail: "the journal has no events") }
+        return engine
     }
 
     private static func wrap<T>(_ body: () throws(DomainError) -> T) throws(AppError) -> T {
@@ -129,10 +157,17 @@ public final class PetApp {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         for command in commands {
-            if next.isDuplicate(command.id) {
-                var reply: Reply
-                if let r = decidedHere[command.id] { reply = r; reply.duplicate = true } else { reply = try storedReply(command.id) }
+            if let r = decidedHere[command.id] {
+                var reply = r
+                reply.duplicate = true
                 outcomes.append(Outcome(result: .success(reply), committed: []))
+                continue
+            }
+            // Remembered by the state (the latest ids), or only by the journal (older ones).
+            var seen = next.isDuplicate(command.id)
+            if !seen { seen = try storedCommand(command.id) != nil }
+            if seen {
+                outcomes.append(Outcome(result: .success(try storedReply(command.id)), committed: []))
                 continue
             }
             // An instant outside the valid range (its own time or a field's) is refused before
@@ -187,6 +222,18 @@ public final class PetApp {
         rows.reserveCapacity(events.count)
         for e in events { rows.append(try JournalCodec.row(e, clock: engine.state.clock)) }
         return rows
+    }
+
+    /// True when a command with this id was stored: among the latest the state remembers, or
+    /// older (looked up in the journal's commands table). A journal that cannot be read counts
+    /// as seen, so the caller's command goes to `handleBatch`, which reports the failure.
+    public func commandSeen(_ id: String) -> Bool {
+        if engine.isDuplicate(id) { return true }
+        do { return try storedCommand(id) != nil } catch { return true }
+    }
+
+    private func storedCommand(_ id: String) throws(AppError) -> CommandRow? {
+        do { return try store.command(id: id) } catch { throw .store(error) }
     }
 
     /// The reply stored for a command id seen before. Its absence or an unreadable reply is an
@@ -287,13 +334,11 @@ public final class PetApp {
         let decoder = JSONDecoder()
         if let key = DayClock.zoneLookupKey { decoder.userInfo[key] = zones.lookup }
         guard let state = try? decoder.decode(PetState.self, from: Data(body)),
-              Int64(state.eventCount) == seq,
-              let tail = try? store.events(after: seq) else { return nil }
+              Int64(state.eventCount) == seq else { return nil }
         var engine = Engine(snapshot: state, zones: zones.lookup)
-        for row in tail {
-            guard let e = try? JournalCodec.event(row, decoder: decoder) else { return nil }
-            engine.apply(e)
-        }
+        do {
+            try forEachEvent(in: store, after: seq, decoder: decoder) { (e: Event) throws(AppError) in engine.apply(e) }
+        } catch { return nil }
         return (engine, seq)
     }
 }

@@ -81,23 +81,22 @@ public struct JournalRecovery: Error, Sendable, Equatable {
     /// as JSON `{"format":"deskpet-recovery-1","unreadableSeq":N,"problem":…,"rows":[…]}`. It
     /// holds the owner's personal text, like any export: write it owner-only.
     public func export(store: EventStore) throws(AppError) -> [UInt8] {
-        struct Document: Codable {
-            var format = "deskpet-recovery-1"
-            var unreadableSeq: Int64?
-            var problem: String
-            var rows: [RawRow]
+        var out: [UInt8] = []
+        do {
+            try streamExport(store: store) { (bytes: [UInt8]) throws(ExportStreamError) in out += bytes }
+        } catch {
+            if case .app(let e) = error { throw e }
+            throw .journal(seq: seq, detail: "\(error)")
         }
-        let rows: [EventRow]
-        do { rows = try store.events() } catch { throw .store(error) }
-        let doc = Document(unreadableSeq: seq, problem: detail, rows: rows.map {
-            RawRow(seq: $0.seq, at: $0.at, day: $0.day, type: $0.type, command: $0.commandID,
-                   coinsDelta: $0.coinsDelta, xpDelta: $0.xpDelta, payload: $0.payload)
-        })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do { return Array(try encoder.encode(doc)) } catch {
-            throw .journal(seq: seq, detail: "the recovery export cannot be encoded")
-        }
+        return out
+    }
+
+    /// The recovery export's document (`streamExport` writes the same bytes piece by piece).
+    struct Document: Codable {
+        var format = "deskpet-recovery-1"
+        var unreadableSeq: Int64?
+        var problem: String
+        var rows: [RawRow]
     }
 }
 
@@ -110,12 +109,7 @@ extension JournalRecovery {
         // Read-only: an export writes nothing (it works on a read-only folder and beside the daemon).
         do { store = try EventStore.openReadOnly(path: path) } catch { throw .store(error) }
         defer { store.close() }
-        let count: Int
-        do { count = try store.eventCount() } catch { throw .store(error) }
-        var problem: JournalRecovery?
-        if count > 0, case .failure(let r) = try PetApp.openOrRecover(store: store, zones: zones, now: TimeRange.earliest) {
-            problem = r
-        }
+        let problem = try findProblem(store, zones: zones)
         let doc = try (problem ?? JournalRecovery(seq: nil, detail: "every row can be read")).export(store: store)
         return (problem, doc)
     }

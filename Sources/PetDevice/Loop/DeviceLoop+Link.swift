@@ -72,6 +72,8 @@ extension DeviceLoop: LinkHost {
         try app.events(after: seq, limit: limit)
     }
 
+    public func commandSeen(_ id: String) -> Bool { app.commandSeen(id) }
+
     public func startExport() -> Export.Producer { Export.Producer(app, now: now) }
 
     public func queuedBytes(client: Int) -> Int { hardware.link?.queuedBytes(client: client) ?? 0 }

@@ -26,6 +26,9 @@ public protocol LinkHost: AnyObject {
     /// Wall time, whole seconds.
     var now: Instant { get }
     var state: PetState { get }
+    /// Whether a command with this journal id was stored before (`PetApp.commandSeen`: the
+    /// state's latest ids, then the journal's commands table).
+    func commandSeen(_ id: String) -> Bool
     /// The loop's wake-ups so far: a connection's backlog is served one batch per wake-up.
     var wakeups: Int { get }
     /// Stored events after `seq`, oldest first, at most `limit` (a reconnecting phone's replay).
@@ -47,6 +50,11 @@ public protocol LinkHost: AnyObject {
     /// outcomes in order, once the transaction is durable; throws if the journal failed (then
     /// nothing of the batch is stored).
     func commit(_ commands: [Command], after effects: [LinkEffect]) throws(AppError) -> [Outcome]
+}
+
+extension LinkHost {
+    /// Hosts without a journal of their own (test fakes) know the state's latest ids only.
+    public func commandSeen(_ id: String) -> Bool { state.recentCommands.contains(id) }
 }
 
 /// The phone protocol on top of a `PhoneLink` (PetLink's service). The loop hands it every link

@@ -52,7 +52,7 @@ extension LinkService {
         }
         if Self.linkCommands.contains(m.name) { return .link }
         let journalID = Self.journalID(phone: phone, id: m.id)
-        if loop.state.seenCommands.contains(journalID) {
+        if loop.commandSeen(journalID) {
             // Seen before: the app answers with the stored reply whatever the action says (and
             // the fields may no longer parse: a relative time, a deleted task).
             return .domain(Command(id: journalID, at: loop.now, action: .petThePet))

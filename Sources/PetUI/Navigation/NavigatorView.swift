@@ -24,16 +24,12 @@ extension Navigator {
         }
         let rows = NavRows.rows(ui: ui, state: state, now: now, config: config)
         let selectable = rows.indices.filter { rows[$0].isSelectable }
-        // The cursor of this list: the menu's, the urge log's step, or `ui.cursor`.
-        var cursor: Int
-        if menu { cursor = ui.menu ?? 0 }
-        else if ui.screen == .urgeLog { cursor = ui.urgeOutcome ?? ui.urgeTrigger }
-        else { cursor = ui.cursor }
+        // The cursor of this list: the menu's, or the screen's (`ui.cursor` unless its definition
+        // keeps its own, as the urge log's steps do).
+        let screen = ui.screen.definition
+        var cursor = menu ? ui.menu ?? 0 : screen.cursor(ui)
         cursor = selectable.isEmpty ? 0 : min(max(0, cursor), selectable.count - 1)
-        if menu { ui.menu = cursor }
-        else if ui.screen == .urgeLog {
-            if ui.urgeOutcome != nil { ui.urgeOutcome = cursor } else if !selectable.isEmpty { ui.urgeTrigger = cursor }
-        } else { ui.cursor = cursor }
+        if menu { ui.menu = cursor } else { screen.setCursor(cursor, &ui, hasRows: !selectable.isEmpty) }
         let selected = selectable.isEmpty ? nil : selectable[cursor]
 
         let fits = frame.visible

@@ -18,6 +18,10 @@ protocol ScreenDefinition {
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame?
     /// The rows of its list, labelled for `config.profile`, in display order.
     static func rows(ui: UIState, state: PetState, now: Instant, config: Navigator.Config) -> [NavRow]
+    /// The highlighted row of its list (an index into the selectable rows; `ui.cursor` by default).
+    static func cursor(_ ui: UIState) -> Int
+    /// Keeps the highlighted row `cursor` (already within the rows) in `ui`.
+    static func setCursor(_ cursor: Int, _ ui: inout UIState, hasRows: Bool)
     /// Its action table: every input that does something on it, and what (`t.add`). The navigator
     /// adds the reminder overlay's and the menu's, and double back going home.
     static func actions(_ t: inout NavActionTable)
@@ -41,6 +45,8 @@ extension ScreenDefinition {
     }
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? { nil }
     static func rows(ui: UIState, state: PetState, now: Instant, config: Navigator.Config) -> [NavRow] { [] }
+    static func cursor(_ ui: UIState) -> Int { ui.cursor }
+    static func setCursor(_ cursor: Int, _ ui: inout UIState, hasRows: Bool) { ui.cursor = cursor }
     static func actions(_ t: inout NavActionTable) {}
     static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] { [] }
     static func opened(_ ui: inout UIState, state: PetState?, now: Instant?) {}

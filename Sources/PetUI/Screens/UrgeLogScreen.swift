@@ -136,6 +136,13 @@ extension UrgeLogScreen: ScreenDefinition {
         return triggers.map { NavRow(id: "trigger:" + $0, label: s.quitTriggerName($0) ?? $0) }
     }
 
+    /// Its cursor is the step's: the trigger chosen, then the outcome.
+    static func cursor(_ ui: UIState) -> Int { ui.urgeOutcome ?? ui.urgeTrigger }
+
+    static func setCursor(_ cursor: Int, _ ui: inout UIState, hasRows: Bool) {
+        if ui.urgeOutcome != nil { ui.urgeOutcome = cursor } else if hasRows { ui.urgeTrigger = cursor }
+    }
+
     static func actions(_ t: inout NavActionTable) {
         let ui = t.ui
         t.moves()
