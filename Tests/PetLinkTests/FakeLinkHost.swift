@@ -22,7 +22,7 @@ final class FakeLinkHost: LinkHost {
     private(set) var requests: [Request] = []
     /// Bytes each client has unread in the (pretend) transport.
     var queued: [Int: Int] = [:]
-    /// `exportDocument` calls so far.
+    /// Exports started (`startExport` calls) so far.
     private(set) var exportsBuilt = 0
     /// The exports started, in order (their `rowsRead` counts the journal work done).
     private(set) var producers: [Export.Producer] = []
