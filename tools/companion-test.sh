@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+export PYTHONDONTWRITEBYTECODE=1
 
 need=()
 command -v chromium >/dev/null || need+=(chromium)

@@ -415,7 +415,13 @@ async def offline_queue(b, sim):
     """The simulator stopped; three commands queued in the page; restarted; each applied once."""
     print('offline queue across a restart', flush=True)
     base = f'http://127.0.0.1:{sim.port}/index.html?nosw'
+    # the service worker: installed on a normal load, it serves the app while the device is off
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html#today')
+    await b.wait('navigator.serviceWorker.ready.then(r => !!r.active)', what='the service worker active')
     sim.stop()
+    await b.goto(f'http://127.0.0.1:{sim.port}/index.html?offline=1#today')
+    ok = await b.wait('document.documentElement.dataset.ready === "1" && document.querySelector("#page h2") && document.querySelector("#page h2").textContent', what='the app from the cache')
+    check(ok == 'Today', 'the app opens with the device off (service worker cache)')
     await b.wait('deskpet.ctl.status !== "online"', what='the page notices the device is gone')
     ids = await b.js('''(async () => {
         const c = deskpet.ctl;
