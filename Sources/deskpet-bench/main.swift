@@ -38,6 +38,9 @@ Figures (NAME):
               title, task.complete: the frame up, the pushed events, state and reply down as notifications)
               at MTU 23, 185 and 517, with write requests and with write commands (no radio: the GATT
               server session and the real link service)
+  linkexport  64 exports of a ~4.4 MiB journal asked in one write over loopback TCP by a phone that reads
+              promptly: the device loop's longest single step, exports arrived whole or refused busy,
+              whether the connection survived
   catchup     seconds from power-on to the home screen after 10 years off (every day closed on its own) and
               1000 years off (older days closed as one stretch), events stored, peak RSS
   export      export_peak_rss: peak RSS of 'deskpet export' (streamed) of journals of 20,000 and 200,000 events
@@ -770,7 +773,7 @@ if argv.first == "--probe-open", argv.count == 4, argv[2] == "--result" { exit(p
 if argv.first == "--probe-export", argv.count == 5, argv[3] == "--result" { exit(probeExport(argv[1], out: argv[2], result: argv[4])) }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal"]
+let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal", "linkexport"]
 // ctl runs with link; bigjournal (a million events synthesised: minutes) only when asked for.
 var only: Set<String> = Set(figures).subtracting(["ctl", "bigjournal"])
 if let i = argv.firstIndex(of: "--only") {
@@ -816,6 +819,10 @@ do {
     }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("att") { progress("att: ATT PDUs and round trips per command at MTU 23, 185, 517"); try benchATT() }
+    if only.contains("linkexport") {
+        progress("linkexport: 64 exports of a ~4.4 MiB journal in one write")
+        try benchExportStall(targetBytes: quick ? 1 << 20 : 4_600_000, exports: 64)
+    }
     if only.contains("link") { progress("link: round trips over loopback TCP"); try benchLink(n: quick ? 500 : 5000, queued: 1000) }
     if only.contains("websocket") { progress("websocket: round trips over the WebSocket on loopback"); try benchWebSocket(n: quick ? 500 : 5000) }
     if only.contains("link") || only.contains("ctl") { progress("ctl: deskpetctl sync of 1000 queued commands"); try benchCtlSync(queued: 1000) }

@@ -80,6 +80,8 @@ public enum HabitReminderChange: Sendable, Equatable {
 public enum HabitRules {
     public static let maxActive = 12
     public static let textLength = 1...140
+    /// At most 4 bytes of UTF-8 per character allowed (docs/domain.md, "Text").
+    public static let textMaxBytes = 560
     public static let selfImageLength = 0...140
     /// Days after creation from which a habit's text can be edited.
     public static let editDelayDays = 14
@@ -112,6 +114,7 @@ public enum HabitRules {
             throw .invalidField(field: field, reason: "must be \(textLength.text) characters (got \(t.count))")
         }
         guard !t.contains(where: { $0.isNewline }) else { throw .invalidField(field: field, reason: "must be a single line") }
+        try TaskRules.validateBytes(t, field: field, max: textMaxBytes)
         return t
     }
 

@@ -123,6 +123,13 @@ public protocol PhoneLink: AnyObject {
     func send(_ frame: LinkFrame) throws(HardwareError)
     /// Drops a client (bad input, a timeout).
     func disconnect(client: Int)
+    /// Bytes sent to `client` that the transport still holds (not yet taken by the kernel or
+    /// the radio): long answers wait while it is high (back-pressure). 0 when unknown.
+    func queuedBytes(client: Int) -> Int
+}
+
+extension PhoneLink {
+    public func queuedBytes(client: Int) -> Int { 0 }
 }
 
 /// One message of the phone link, with the client it came from or goes to.
