@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "PetUI", dependencies: ["PetCore"]),
         // Linux hardware backends: spidev, i2c-dev, fbdev, GPIO and evdev buttons, buzzer, LEDs, sd_notify,
         // the BLE link (BLE/: mgmt socket, L2CAP ATT listener).
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetDevice", "PetLink"]),
+        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetUI", "PetDevice", "PetLink"]),
         // The app: core + journal + UI wired together; gestures; zone database.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI"]),
         // The phone link: SHA-256/HMAC, the framed JSON protocol, pairing, the service the device
@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PetCoreTests", dependencies: ["PetCore", "TestSupport"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "TestSupport"]),
-        .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "PetUITests", dependencies: ["PetUI", "PetCore", "PetDevice", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "TestSupport"]),
         .testTarget(name: "PetLinkTests", dependencies: ["PetLink", "PetCore", "PetStore", "PetDevice", "PetSim", "TestSupport"]),

@@ -67,6 +67,11 @@ for b in boards/*.board; do
   case "$(basename "$b")" in sim-*) continue ;; esac
   install -m 0644 "$b" "$S/usr/share/deskpet/boards/"
 done
+# The companion web app (deskpet run --web, deskpet-sim --web serve it from here; docs/companion.md):
+# its files, not its tests.
+(cd web && find . -path ./test -prune -o -type f -print) | while read -r f; do
+  install -D -m 0644 "web/$f" "$S/usr/share/deskpet/web/$f"
+done
 install -m 0644 packaging/deskpet.conf "$S/etc/deskpet/deskpet.conf"
 install -m 0644 packaging/deskpet.service "$S/lib/systemd/system/deskpet.service"
 install -m 0644 packaging/60-deskpet.rules "$S/lib/udev/rules.d/60-deskpet.rules"

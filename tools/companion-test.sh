@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+export PYTHONDONTWRITEBYTECODE=1
 
 need=()
 command -v chromium >/dev/null || need+=(chromium)
@@ -25,6 +26,6 @@ echo "== web/: art and icons generated from art/ are current"
 /usr/bin/python3 tools/web-art.py --check
 
 sim=.build/debug/deskpet-sim
-[ -x "$sim" ] || swift build --product deskpet-sim
+swift build --product deskpet-sim 2>&1 | tail -1   # incremental: quick when up to date
 echo "== web/: browser tests (Chromium $(chromium --version 2>/dev/null | awk '{print $2}'))"
 exec /usr/bin/python3 tools/companion_test.py --sim "$sim" "$@"

@@ -28,7 +28,7 @@ public final class GPIOInputLine: InputLine, @unchecked Sendable {
     deinit { close() }
 
     public func read() throws(HardwareError) -> Bool {
-        guard let line else { throw HardwareError(device: name, operation: "read", reason: "the line was closed") }
+        guard let line else { throw HardwareError(.closed, device: name, operation: "read", reason: "the line was closed") }
         let v = gpiod_line_get_value(line)
         guard v >= 0 else { throw LinuxError.make(name, "read", errno: errno, kind: .gpio) }
         return v == 1
@@ -92,7 +92,7 @@ public enum BoardHardware {
         case let .single(line, activeLow): return try GPIOIndicator(chip: line.chip, line: id(line), activeLow: activeLow)
         case let .rgb(r, g, b, activeLow):
             guard r.chip == g.chip, g.chip == b.chip else {
-                throw HardwareError(device: "led", operation: "open", reason: "the red, green and blue lines must be on one chip")
+                throw HardwareError(.invalidArgument, device: "led", operation: "open", reason: "the red, green and blue lines must be on one chip")
             }
             return try GPIOIndicator(chip: r.chip, red: id(r), green: id(g), blue: id(b), activeLow: activeLow)
         }

@@ -136,7 +136,7 @@ public final class PWMChannel: PWMOutput, @unchecked Sendable {
     /// Finds the chip (by device name or sysfs name) and exports the channel if needed.
     public init(chip: String, channel: Int, sysfs: String = "/sys/class/pwm") throws(HardwareError) {
         guard let chipDir = try Self.findChip(chip, sysfs: sysfs) else {
-            throw HardwareError(device: "PWM chip \(chip) in \(sysfs)", operation: "find the chip", reason: LinuxError.reason(errno: ENOENT, kind: .pwm))
+            throw LinuxError.make("PWM chip \(chip) in \(sysfs)", "find the chip", errno: ENOENT, kind: .pwm)
         }
         path = "\(chipDir)/pwm\(channel)"
         if !Self.exists(path) {

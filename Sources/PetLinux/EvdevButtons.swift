@@ -130,8 +130,7 @@ public final class EvdevButtons: InputSource {
     /// or "button@11" as device-tree overlays name them.
     public convenience init(deviceName: String, keys: [UInt16: Button], grab: Bool = false, directory: String = "/dev/input") throws(HardwareError) {
         guard let p = try Self.find(deviceName: deviceName, directory: directory) else {
-            throw HardwareError(device: "\(directory)/event* named \(deviceName)", operation: "find the input device",
-                                reason: LinuxError.reason(errno: ENOENT, kind: .input))
+            throw LinuxError.make("\(directory)/event* named \(deviceName)", "find the input device", errno: ENOENT, kind: .input)
         }
         try self.init(path: p, keys: keys, grab: grab)
     }
@@ -165,8 +164,8 @@ public final class EvdevButtons: InputSource {
             if name(of: f) == deviceName { return p }
         }
         if denied {
-            throw HardwareError(device: "\(directory)/event* named \(deviceName)", operation: "find the input device",
-                                reason: "some devices could not be opened: " + LinuxError.reason(errno: EACCES, kind: .input))
+            throw HardwareError(.permissionDenied, device: "\(directory)/event* named \(deviceName)", operation: "find the input device",
+                                reason: "some devices could not be opened: " + LinuxError.reason(errno: EACCES, kind: .input), errno: EACCES)
         }
         return nil
     }

@@ -120,45 +120,45 @@ public final class FramebufferPanel: Panel {
     public init(path: String = "/dev/fb0", rotation: Int = 0) throws(HardwareError) {
         self.path = path
         guard [0, 90, 180, 270].contains(rotation) else {
-            throw HardwareError(device: path, operation: "configure", reason: "rotation \(rotation) is not 0, 90, 180 or 270")
+            throw HardwareError(.unsupported, device: path, operation: "configure", reason: "rotation \(rotation) is not 0, 90, 180 or 270")
         }
         self.rotation = rotation
         fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            let reason: String
+            let advice: String?
             switch e {
-            case ENOENT: reason = "\(Sys.errnoText(e)): no framebuffer (enable the panel's overlay, e.g. dtoverlay=… for fbtft, or modprobe vfb to test)"
-            case EACCES, EPERM: reason = "\(Sys.errnoText(e)): add the user to the video group (usermod -aG video USER, then log in again)"
-            default: reason = Sys.errnoText(e)
+            case ENOENT: advice = "no framebuffer (enable the panel's overlay, e.g. dtoverlay=… for fbtft, or modprobe vfb to test)"
+            case EACCES, EPERM: advice = "add the user to the video group (usermod -aG video USER, then log in again)"
+            default: advice = nil
             }
-            throw HardwareError(device: path, operation: "open", reason: reason)
+            throw HardwareError(device: path, operation: "open", errno: e, advice: advice)
         }
         let (v, ve) = Sys.read(fd, IOCTL.fbGetVScreenInfo, as: FBVarScreenInfo.self, cSize: KernelSizes.fbVarScreenInfo)
         let (f, fe) = Sys.read(fd, IOCTL.fbGetFScreenInfo, as: FBFixScreenInfo.self, cSize: KernelSizes.fbFixScreenInfo)
         guard let v, let f else {
             let e = ve != 0 ? ve : fe
             Glibc.close(fd); fd = -1
-            throw HardwareError(device: path, operation: "read the screen info",
-                                reason: e == ENOTTY || e == EINVAL ? "not a framebuffer (\(Sys.errnoText(e)))" : Sys.errnoText(e))
+            throw HardwareError(device: path, operation: "read the screen info", errno: e,
+                                advice: e == ENOTTY || e == EINVAL ? "not a framebuffer" : nil)
         }
         layout = FramebufferLayout(v, f)
         driverName = f.name
         if let p = layout.problem {
             Glibc.close(fd); fd = -1
-            throw HardwareError(device: path, operation: "check the pixel layout", reason: p)
+            throw HardwareError(.unsupported, device: path, operation: "check the pixel layout", reason: p)
         }
         let length = Int(f.smemLen)
         guard length >= layout.span else {
             Glibc.close(fd); fd = -1
-            throw HardwareError(device: path, operation: "check the memory size",
+            throw HardwareError(.invalidArgument, device: path, operation: "check the memory size",
                                 reason: "smem_len \(length) is smaller than the screen (\(layout.span) bytes)")
         }
         let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let p, p != UnsafeMutableRawPointer(bitPattern: -1) else {
             let e = errno
             Glibc.close(fd); fd = -1
-            throw HardwareError(device: path, operation: "map \(length) bytes", reason: Sys.errnoText(e))
+            throw HardwareError(device: path, operation: "map \(length) bytes", errno: e)
         }
         memory = UnsafeMutableRawBufferPointer(start: p, count: length)
         width = rotation % 180 == 0 ? layout.width : layout.height
@@ -167,14 +167,14 @@ public final class FramebufferPanel: Panel {
     }
 
     public func flush(_ frame: PanelFrame) throws(HardwareError) {
-        guard let memory else { throw HardwareError(device: path, operation: "flush", reason: "closed") }
+        guard let memory else { throw HardwareError(.closed, device: path, operation: "flush", reason: "closed") }
         let canvas: Canvas
         switch frame.surface {
         case .colour(let c): canvas = c
         case .mono(let m): canvas = m.toCanvas()
         }
         guard canvas.width == width, canvas.height == height else {
-            throw HardwareError(device: path, operation: "flush a \(canvas.width)x\(canvas.height) frame",
+            throw HardwareError(.invalidArgument, device: path, operation: "flush a \(canvas.width)x\(canvas.height) frame",
                                 reason: "the framebuffer shows \(width)x\(height) at rotation \(rotation)")
         }
         for r in frame.rects { layout.blit(canvas, r.area, rotation: rotation, lut: lut, into: memory) }
@@ -188,7 +188,7 @@ public final class FramebufferPanel: Panel {
         if ioctl(fd, IOCTL.fbBlank, CInt(blank ? 4 : 0)) != 0 {   // FB_BLANK_POWERDOWN / FB_BLANK_UNBLANK
             let e = errno
             if e == EINVAL || e == ENOTTY || e == ENOSYS { canBlank = false; return }
-            throw HardwareError(device: path, operation: blank ? "blank" : "unblank", reason: Sys.errnoText(e))
+            throw HardwareError(device: path, operation: blank ? "blank" : "unblank", errno: e)
         }
         blanked = blank
     }

@@ -37,7 +37,7 @@ public final class GPIOButtons: InputSource {
                 consumer: String = "deskpet", lines source: GPIOEdgeLines = LibgpiodEdgeLines()) throws(HardwareError) {
         self.source = source
         name = "gpiochip \(chip ?? "(any)")"
-        guard !buttons.isEmpty else { throw HardwareError(device: name, operation: "request button lines", reason: "no buttons given") }
+        guard !buttons.isEmpty else { throw HardwareError(.invalidArgument, device: name, operation: "request button lines", reason: "no buttons given") }
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw LinuxError.make(name, "create an epoll descriptor", errno: errno, kind: .other) }
         do throws(HardwareError) {
@@ -153,8 +153,8 @@ public final class LibgpiodEdgeLines: GPIOEdgeLines {
         guard gpiod_line_request_both_edges_events_flags(line, consumer, flags) == 0 else {
             let e = errno
             if e == EINVAL && bias != .asIs {
-                throw HardwareError(device: what, operation: "request both-edge events with \(bias.rawValue)",
-                                    reason: LinuxError.reason(errno: e, kind: .gpio) + "; the kernel may be older than 5.5 (no bias flags): set the pull in config.txt (gpio=N=ip,pu) and use bias as-is")
+                throw HardwareError(.unsupported, device: what, operation: "request both-edge events with \(bias.rawValue)",
+                                    reason: LinuxError.reason(errno: e, kind: .gpio) + "; the kernel may be older than 5.5 (no bias flags): set the pull in config.txt (gpio=N=ip,pu) and use bias as-is", errno: e)
             }
             throw LinuxError.make(what, "request both-edge events", errno: e, kind: .gpio)
         }

@@ -82,7 +82,7 @@ final class GPIOChipSet {
             case .offset(let o):
                 let count = gpiod_chip_num_lines(chip)
                 guard o < count else {
-                    throw HardwareError(device: what, operation: "get the line", reason: "the chip has \(count) lines (offsets 0 to \(Int(count) - 1)); check the board file")
+                    throw HardwareError(.invalidArgument, device: what, operation: "get the line", reason: "the chip has \(count) lines (offsets 0 to \(Int(count) - 1)); check the board file")
                 }
                 errno = 0
                 guard let l = gpiod_chip_get_line(chip, o) else {
@@ -92,7 +92,7 @@ final class GPIOChipSet {
             }
         }
         guard case .name(let n) = id else {
-            throw HardwareError(device: what, operation: "find the line", reason: "a line given by offset needs the chip's label")
+            throw HardwareError(.invalidArgument, device: what, operation: "find the line", reason: "a line given by offset needs the chip's label")
         }
         errno = 0
         guard let l = gpiod_line_find(n) else {
@@ -129,7 +129,7 @@ public final class GPIOOutputLine: @unchecked Sendable {
 
     /// Sets the line: true = on (active).
     public func set(_ on: Bool) throws(HardwareError) {
-        guard let line else { throw HardwareError(device: name, operation: "set \(on ? 1 : 0)", reason: "the line was closed") }
+        guard let line else { throw HardwareError(.closed, device: name, operation: "set \(on ? 1 : 0)", reason: "the line was closed") }
         guard gpiod_line_set_value(line, on ? 1 : 0) == 0 else {
             throw LinuxError.make(name, "set \(on ? 1 : 0)", errno: errno, kind: .gpio)
         }

@@ -105,8 +105,6 @@ public enum KernelSizes {
 }
 
 enum Sys {
-    static func errnoText(_ e: Int32 = errno) -> String { String(cString: strerror(e)) }
-
     /// An ioctl that fills a structure: the kernel writes into a buffer as large as the C struct
     /// (at least), then the Swift value is loaded from it.
     static func read<T>(_ fd: Int32, _ request: UInt, as: T.Type, cSize: Int) -> (T?, Int32) {

@@ -22,7 +22,7 @@ public final class SPIDevBus: SPIBus {
         fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            throw HardwareError(device: path, operation: "open", reason: Self.openHint(e))
+            throw HardwareError(device: path, operation: "open", errno: e, advice: Self.openAdvice(e))
         }
         var m = mode, bits: UInt8 = 8, speed = speedHz
         try setting("set SPI mode \(mode)") { ioctl($0, IOCTL.spiWriteMode, &m) }
@@ -35,24 +35,28 @@ public final class SPIDevBus: SPIBus {
         guard call(fd) < 0 else { return }
         let e = errno
         Glibc.close(fd); fd = -1
-        throw HardwareError(device: path, operation: name,
-                            reason: e == ENOTTY ? "not an SPI device (\(Sys.errnoText(e)))" : Sys.errnoText(e))
+        throw HardwareError(device: path, operation: name, errno: e, advice: e == ENOTTY ? "not an SPI device" : nil)
     }
 
+    /// Why opening failed and what to do about the usual causes.
     static func openHint(_ e: Int32) -> String {
+        HardwareError(device: "", operation: "", errno: e, advice: openAdvice(e)).reason
+    }
+
+    static func openAdvice(_ e: Int32) -> String? {
         switch e {
-        case ENOENT: "\(Sys.errnoText(e)): enable SPI (dtparam=spi=on in config.txt, then reboot)"
-        case EACCES, EPERM: "\(Sys.errnoText(e)): add the user to the spi group (usermod -aG spi USER, then log in again)"
-        case EBUSY: "\(Sys.errnoText(e)): another program or a kernel driver (fbtft?) holds the device"
-        default: Sys.errnoText(e)
+        case ENOENT: "enable SPI (dtparam=spi=on in config.txt, then reboot)"
+        case EACCES, EPERM: "add the user to the spi group (usermod -aG spi USER, then log in again)"
+        case EBUSY: "another program or a kernel driver (fbtft?) holds the device"
+        default: nil
         }
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(HardwareError) {
-        guard fd >= 0 else { throw HardwareError(device: path, operation: "write \(bytes.count) bytes", reason: "closed") }
+        guard fd >= 0 else { throw HardwareError(.closed, device: path, operation: "write \(bytes.count) bytes", reason: "closed") }
         guard bytes.count > 0 else { return }
         guard bytes.count <= maxTransferSize else {
-            throw HardwareError(device: path, operation: "write \(bytes.count) bytes",
+            throw HardwareError(.invalidArgument, device: path, operation: "write \(bytes.count) bytes",
                                 reason: "more than spidev's bufsiz (\(maxTransferSize)): send in chunks")
         }
         var t = SPIIocTransfer()
@@ -62,7 +66,7 @@ public final class SPIDevBus: SPIBus {
         t.bitsPerWord = 8
         let r = withUnsafeMutablePointer(to: &t) { ioctl(fd, IOCTL.spiMessage(1), UnsafeMutableRawPointer($0)) }
         if r < 0 {
-            throw HardwareError(device: path, operation: "write \(bytes.count) bytes", reason: Sys.errnoText())
+            throw HardwareError(device: path, operation: "write \(bytes.count) bytes", errno: errno)
         }
     }
 
@@ -86,40 +90,38 @@ public final class I2CDevBus: I2CBus {
         fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            let reason: String
+            let advice: String?
             switch e {
-            case ENOENT: reason = "\(Sys.errnoText(e)): enable I2C (dtparam=i2c_arm=on in config.txt, then reboot; modprobe i2c-dev)"
-            case EACCES, EPERM: reason = "\(Sys.errnoText(e)): add the user to the i2c group (usermod -aG i2c USER, then log in again)"
-            default: reason = Sys.errnoText(e)
+            case ENOENT: advice = "enable I2C (dtparam=i2c_arm=on in config.txt, then reboot; modprobe i2c-dev)"
+            case EACCES, EPERM: advice = "add the user to the i2c group (usermod -aG i2c USER, then log in again)"
+            default: advice = nil
             }
-            throw HardwareError(device: path, operation: "open", reason: reason)
+            throw HardwareError(device: path, operation: "open", errno: e, advice: advice)
         }
     }
 
     public func write(address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(HardwareError) {
         let what = "write \(bytes.count) bytes to 0x\(String(address, radix: 16))"
-        guard fd >= 0 else { throw HardwareError(device: path, operation: what, reason: "closed") }
+        guard fd >= 0 else { throw HardwareError(.closed, device: path, operation: what, reason: "closed") }
         if selected != address {
             guard ioctl(fd, IOCTL.i2cSlave, CInt(address)) == 0 else {
                 let e = errno
-                throw HardwareError(device: path, operation: "select address 0x\(String(address, radix: 16))",
-                                    reason: e == EBUSY ? "\(Sys.errnoText(e)): a kernel driver owns that address" : Sys.errnoText(e))
+                throw HardwareError(device: path, operation: "select address 0x\(String(address, radix: 16))", errno: e,
+                                    advice: e == EBUSY ? "a kernel driver owns that address" : nil)
             }
             selected = address
         }
         let n = Glibc.write(fd, bytes.baseAddress, bytes.count)
         guard n == bytes.count else {
             let e = errno
-            let reason: String
-            if n >= 0 { reason = "only \(n) bytes went out" }
-            else if e == ENXIO || e == EREMOTEIO || e == EIO {
-                reason = "\(Sys.errnoText(e)): no device answered at 0x\(String(address, radix: 16)) (check the wiring and the address: i2cdetect -y BUS)"
-            } else if e == EOPNOTSUPP {
-                reason = "\(Sys.errnoText(e)): this adapter only does SMBus transfers, not plain I2C messages"
-            } else {
-                reason = Sys.errnoText(e)
+            if n >= 0 { throw HardwareError(.system, device: path, operation: what, reason: "only \(n) bytes went out") }
+            if e == ENXIO || e == EREMOTEIO || e == EIO {
+                throw HardwareError(.notFound, device: path, operation: what,
+                                    reason: "\(errnoText(e)) (\(errnoName(e))): no device answered at 0x\(String(address, radix: 16)) (check the wiring and the address: i2cdetect -y BUS)",
+                                    errno: e)
             }
-            throw HardwareError(device: path, operation: what, reason: reason)
+            throw HardwareError(device: path, operation: what, errno: e,
+                                advice: e == EOPNOTSUPP ? "this adapter only does SMBus transfers, not plain I2C messages" : nil)
         }
     }
 

@@ -57,7 +57,7 @@ public final class SystemdNotify {
         guard let name = socketName, !messages.isEmpty else { return }
         let text = messages.map(\.line).joined(separator: "\n") + "\n"
         guard var addr = Self.address(name) else {
-            throw HardwareError(device: "NOTIFY_SOCKET \(name)", operation: "send \(messages.map(\.line).first ?? "")",
+            throw HardwareError(.invalidArgument, device: "NOTIFY_SOCKET \(name)", operation: "send \(messages.map(\.line).first ?? "")",
                                 reason: "not an absolute path or @abstract name of at most 107 bytes")
         }
         if fd < 0 {

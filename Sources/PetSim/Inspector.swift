@@ -37,7 +37,7 @@ public enum Inspector {
         default: break
         }
         // Each subsystem answers its own values (Inspect+<Subsystem>.swift).
-        for sub in [habitValue, shopValue, commitmentValue, quitValue, screenValue, reminderValue] {
+        for sub in [habitValue, shopValue, commitmentValue, quitValue, appTimeValue, reminderValue] {
             if let v = sub(path, device) { return v }
         }
         let parts = path.split(separator: ".", maxSplits: 1).map(String.init)

@@ -45,7 +45,7 @@ public final class WebServe {
         self.options = options
         self.print = print
         do { try makePrivateDirectory(options.dataDir) } catch {
-            throw .hardware(HardwareError(device: "data folder", operation: "create \(options.dataDir)", reason: error.description))
+            throw .hardware(HardwareError(HardwareError.Kind(errno: error.code), device: "data folder", operation: "create \(options.dataDir)", reason: error.description, errno: error.code))
         }
         database = options.dataDir + "/deskpet.db"
         var o = WebLink.Options()
@@ -53,7 +53,7 @@ public final class WebServe {
         o.origins = options.origins
         o.webRoot = options.webRoot
         do { link = try WebLink(parsing: options.address, options: o) } catch {
-            throw .hardware(HardwareError(device: "web link", operation: "listen \(options.address)", reason: error.description))
+            throw .hardware(HardwareError(device: "web link", operation: "serve on \(options.address)", reason: error.description))
         }
         service = LinkService()
         if options.verbose {
@@ -102,14 +102,14 @@ public final class WebServe {
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw .hardware(HardwareError(device: "screen text", operation: "open \(tmp)", reason: String(cString: strerror(errno))))
+            throw .hardware(HardwareError(device: "screen text", operation: "open \(tmp)", errno: errno))
         }
         let bytes = Array(text.utf8)
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         guard n == bytes.count, rename(tmp, path) == 0 else {
             unlink(tmp)
-            throw .hardware(HardwareError(device: "screen text", operation: "write \(path)", reason: String(cString: strerror(errno))))
+            throw .hardware(HardwareError(device: "screen text", operation: "write \(path)", errno: errno))
         }
     }
 

@@ -123,6 +123,12 @@ public final class EventStore {
         return EventStore(path: path, connection: conn)
     }
 
+    /// Throws `StoreError.locked` when another process writes the journal at `path` now (see
+    /// WriterLock.swift); nothing is opened or held. The daemon asks before it opens its board.
+    public static func checkNoOtherWriter(path: String) throws(StoreError) {
+        try WriterLock.checkFree(path: path)
+    }
+
     deinit { connection?.close(); writerLock?.release() }
 
     /// Closes the database (and gives back this store's share of the writer lock). Further calls

@@ -65,6 +65,13 @@ final class WriterLock {
         return WriterLock(key: key)
     }
 
+    /// Throws `.locked` when another process holds the writer lock of the file at `path` now
+    /// (a missing or unopenable file: nothing to say). Takes nothing: for a daemon to stop before
+    /// it opens its hardware; the store's own open is what holds the lock.
+    static func checkFree(path: String) throws(StoreError) {
+        if let lock = try acquire(path: path) { lock.release() }
+    }
+
     /// Gives this store's share back; the last share of the process releases the lock. Idempotent.
     func release() {
         guard !released else { return }

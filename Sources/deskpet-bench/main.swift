@@ -32,6 +32,8 @@ Figures (NAME):
   link        command round trip over loopback TCP through the phone protocol, the durable commit
               included (p50/p95/p99 of 5,000), and 1000 queued commands synced back to back; then
               deskpetctl's own 'sync' of 1000 queued commands (also alone: --only ctl)
+  websocket   command and ping round trips over the WebSocket (WebLink) on loopback, p50/p95/p99 of 5,000
+              (the command's durable commit included)
   att         ATT PDUs each way and ATT round trips per typical command (task.create with a 30-character
               title, task.complete: the frame up, the pushed events, state and reply down as notifications)
               at MTU 23, 185 and 517, with write requests and with write commands (no radio: the GATT
@@ -769,7 +771,7 @@ if argv.first == "--probe-open", argv.count == 4, argv[2] == "--result" { exit(p
 if argv.first == "--probe-export", argv.count == 5, argv[3] == "--result" { exit(probeExport(argv[1], out: argv[2], result: argv[4])) }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "att", "ctl", "catchup", "export", "bigjournal"]
+let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal"]
 // ctl runs with link; bigjournal (a million events synthesised: minutes) only when asked for.
 var only: Set<String> = Set(figures).subtracting(["ctl", "bigjournal"])
 if let i = argv.firstIndex(of: "--only") {
@@ -816,6 +818,7 @@ do {
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("att") { progress("att: ATT PDUs and round trips per command at MTU 23, 185, 517"); try benchATT() }
     if only.contains("link") { progress("link: round trips over loopback TCP"); try benchLink(n: quick ? 500 : 5000, queued: 1000) }
+    if only.contains("websocket") { progress("websocket: round trips over the WebSocket on loopback"); try benchWebSocket(n: quick ? 500 : 5000) }
     if only.contains("link") || only.contains("ctl") { progress("ctl: deskpetctl sync of 1000 queued commands"); try benchCtlSync(queued: 1000) }
     if only.contains("latency") {
         progress("latency: \(quick ? 1000 : 10_000) commands, each durable before the frame")

@@ -83,7 +83,7 @@ func writer(dir: String, sock: String, snapshotEvery: Int) -> Never {
     for s in [SIGTERM, SIGINT] { sigaddset(&signals, s) }
     sigprocmask(SIG_BLOCK, &signals, nil)
     let signalFD = signalfd(-1, &signals, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-    guard signalFD >= 0 else { fail("signalfd: \(String(cString: strerror(errno)))") }
+    guard signalFD >= 0 else { fail("signalfd: \(errnoText())") }
 
     let clock = SystemClock()
     let app: PetApp
@@ -122,7 +122,7 @@ func writer(dir: String, sock: String, snapshotEvery: Int) -> Never {
 func client(sock: String, token: String, acks: String, prefix: String, stopFile: String, window: Int,
             retry: [String], logSent: Bool) -> Never {
     let ackFD = open(acks, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard ackFD >= 0 else { fail("client: \(acks): \(String(cString: strerror(errno)))") }
+    guard ackFD >= 0 else { fail("client: \(acks): \(errnoText())") }
     var pending: [QueuedCommand] = []   // sent or to be sent, no reply yet (in order)
     // Commands of an earlier run that had no reply, rebuilt from their ids (TASK-c creates TASK,
     // TASK-d completes it): sent first, with the same ids.

@@ -14,7 +14,7 @@ final class L2CAPBearer: ATTBearer {
 
     func sendPDU(_ pdu: [UInt8]) throws(GATTClientError) {
         let n = pdu.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard n == pdu.count else { throw .transport("send: \(String(cString: strerror(errno)))") }
+        guard n == pdu.count else { throw .transport("send: \(errnoText())") }
     }
 
     func receivePDU() throws(GATTClientError) -> [UInt8] {
@@ -22,7 +22,7 @@ final class L2CAPBearer: ATTBearer {
         guard poll(&p, 1, timeoutMs) == 1 else { throw .transport("no PDU from the peripheral in \(timeoutMs) ms") }
         var buf = [UInt8](repeating: 0, count: 1024)
         let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { throw .transport(n == 0 ? "the peripheral closed the connection" : "recv: \(String(cString: strerror(errno)))") }
+        guard n > 0 else { throw .transport(n == 0 ? "the peripheral closed the connection" : "recv: \(errnoText())") }
         return Array(buf[0..<n])
     }
 
@@ -72,7 +72,7 @@ func blePhone(_ args: inout [String]) throws -> Int32 {
     let own = Array(info.prefix(6))
 
     let s = socket(AF_BLUETOOTH, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), BTPROTO_L2CAP)
-    guard s >= 0 else { throw UsageError(description: "L2CAP socket: \(String(cString: strerror(errno)))") }
+    guard s >= 0 else { throw UsageError(description: "L2CAP socket: \(errnoText())") }
     let bearer = L2CAPBearer(fd: s)
     func address(_ b: [UInt8]) -> sockaddr_l2 {
         var a = sockaddr_l2()
@@ -84,18 +84,18 @@ func blePhone(_ args: inout [String]) throws -> Int32 {
     }
     var local = address(own)
     guard withUnsafePointer(to: &local, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) } }) == 0 else {
-        throw UsageError(description: "bind hci\(index): \(String(cString: strerror(errno)))")
+        throw UsageError(description: "bind hci\(index): \(errnoText())")
     }
     var sec = bt_security()
     sec.level = level
     guard setsockopt(s, SOL_BLUETOOTH, BT_SECURITY, &sec, socklen_t(MemoryLayout<bt_security>.size)) == 0 else {
-        throw UsageError(description: "BT_SECURITY: \(String(cString: strerror(errno)))")
+        throw UsageError(description: "BT_SECURITY: \(errnoText())")
     }
     var remote = address(peer)
     let t0 = SystemClock().monotonicNs
     guard withUnsafePointer(to: &remote, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) } }) == 0
             || errno == EINPROGRESS else {
-        throw UsageError(description: "connect to \(peerText): \(String(cString: strerror(errno)))")
+        throw UsageError(description: "connect to \(peerText): \(errnoText())")
     }
     // With BT_SECURITY medium the kernel pairs (or re-encrypts with a stored key) before the
     // connection completes; meanwhile the mgmt socket's confirmation requests are answered.
@@ -108,7 +108,7 @@ func blePhone(_ args: inout [String]) throws -> Int32 {
             var err: Int32 = 0
             var len = socklen_t(MemoryLayout<Int32>.size)
             _ = getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len)
-            guard err == 0 else { throw UsageError(description: "connect to \(peerText): \(String(cString: strerror(err))) (pairing confirmed \(adapter.confirmedPairings)×)") }
+            guard err == 0 else { throw UsageError(description: "connect to \(peerText): \(errnoText(err)) (pairing confirmed \(adapter.confirmedPairings)×)") }
             connected = true
         }
         if connected && bearer.securityLevel >= Int(level) { break }

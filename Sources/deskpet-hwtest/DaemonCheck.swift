@@ -18,7 +18,7 @@ import PetUI
 /// `notify-listen PATH`: runs until killed.
 func notifyListen(_ path: String) throws {
     let fd = socket(AF_UNIX, deskpet_sock_dgram(), 0)
-    guard fd >= 0 else { throw UsageError(description: "socket: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw UsageError(description: "socket: \(errnoText())") }
     var addr = sockaddr_un()
     addr.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
@@ -28,12 +28,12 @@ func notifyListen(_ path: String) throws {
     let r = withUnsafePointer(to: &addr) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
-    guard r == 0 else { throw UsageError(description: "bind \(path): \(String(cString: strerror(errno)))") }
+    guard r == 0 else { throw UsageError(description: "bind \(path): \(errnoText())") }
     printLine("listening on \(path)")
     var buf = [UInt8](repeating: 0, count: 4096)
     while true {
         let n = recv(fd, &buf, buf.count, 0)
-        if n < 0 { if errno == EINTR { continue }; throw UsageError(description: "recv: \(String(cString: strerror(errno)))") }
+        if n < 0 { if errno == EINTR { continue }; throw UsageError(description: "recv: \(errnoText())") }
         for line in String(decoding: buf[0..<n], as: UTF8.self).split(separator: "\n") { printLine(String(line)) }
     }
 }
@@ -83,7 +83,7 @@ struct DaemonFrameCheck {
 
     /// Asks the daemon for a dump and waits for a newer one than `after`.
     static func requestDump(pid: pid_t, data: String, after: Int, limitMs: Int = 20_000) throws -> FrameDump {
-        guard kill(pid, SIGUSR1) == 0 else { throw UsageError(description: "kill -USR1 \(pid): \(String(cString: strerror(errno)))") }
+        guard kill(pid, SIGUSR1) == 0 else { throw UsageError(description: "kill -USR1 \(pid): \(errnoText())") }
         let end = monotonicMs() + Double(limitMs)
         while monotonicMs() < end {
             if let b = readFile(data + "/frame.dump", limit: 64 << 20), let d = FrameDump.parse(b), d.dump > after { return d }
@@ -113,10 +113,10 @@ struct DaemonFrameCheck {
     /// channel must come back exactly.
     mutating func framebuffer() throws -> Picture {
         let fd = open(source, O_RDONLY)
-        guard fd >= 0 else { throw UsageError(description: "\(source): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw UsageError(description: "\(source): \(errnoText())") }
         defer { close(fd) }
         var v = [UInt8](repeating: 0, count: 160)
-        guard ioctl(fd, 0x4600, &v) == 0 else { throw UsageError(description: "FBIOGET_VSCREENINFO: \(String(cString: strerror(errno)))") }
+        guard ioctl(fd, 0x4600, &v) == 0 else { throw UsageError(description: "FBIOGET_VSCREENINFO: \(errnoText())") }
         func u32(_ o: Int) -> Int { Int(v[o]) | Int(v[o + 1]) << 8 | Int(v[o + 2]) << 16 | Int(v[o + 3]) << 24 }
         let w = u32(0), h = u32(4), bpp = u32(24)
         let red = (u32(32), u32(36)), green = (u32(44), u32(48)), blue = (u32(56), u32(60))
@@ -159,7 +159,7 @@ struct DaemonFrameCheck {
     /// `<xfer> addr=0x3c w len=<n>: <hex>` (levels empty).
     static func transfers(_ path: String) throws -> [Transfer] {
         guard let text = readFile(path, limit: 256 << 20) else {
-            throw UsageError(description: "\(path): cannot read (\(String(cString: strerror(errno)))) — EOVERFLOW: the capture buffer is full")
+            throw UsageError(description: "\(path): cannot read (\(errnoText())) — EOVERFLOW: the capture buffer is full")
         }
         var out: [Transfer] = []
         var i = 0

@@ -38,11 +38,11 @@ struct GuestCheck {
     func setPull(_ offset: Int, up: Bool) throws {
         let path = "\(sim)/sim_gpio\(offset)/pull"
         let fd = open(path, O_WRONLY)
-        guard fd >= 0 else { throw UsageError(description: "\(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw UsageError(description: "\(path): \(errnoText())") }
         defer { Glibc.close(fd) }
         let text = Array((up ? "pull-up\n" : "pull-down\n").utf8)
         guard text.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == text.count else {
-            throw UsageError(description: "\(path): \(String(cString: strerror(errno)))")
+            throw UsageError(description: "\(path): \(errnoText())")
         }
     }
 
@@ -51,7 +51,7 @@ struct GuestCheck {
         let fd: Int32
         init(_ path: String) throws {
             fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw UsageError(description: "\(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw UsageError(description: "\(path): \(errnoText())") }
         }
         deinit { Glibc.close(fd) }
         var value: Bool {

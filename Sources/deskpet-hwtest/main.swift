@@ -83,7 +83,7 @@ func watch(_ source: InputSource) throws {
             let now = clock.monotonicNs
             timeout = d > now ? Int32(clamping: (d - now) / 1_000_000 + 1) : 0
         }
-        if poll(&p, 1, timeout) < 0 && errno != EINTR { throw UsageError(description: "poll: \(String(cString: strerror(errno)))") }
+        if poll(&p, 1, timeout) < 0 && errno != EINTR { throw UsageError(description: "poll: \(errnoText())") }
         for e in try source.readEdges() {
             let lag = Double(clock.monotonicNs &- e.ns) / 1e6
             printLine("edge \(e.button.rawValue) \(e.pressed ? "down" : "up") at \(Double(e.ns) / 1e9) s (read \(String(format3(lag))) ms later)")

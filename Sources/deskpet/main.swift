@@ -178,6 +178,9 @@ sigprocmask(SIG_BLOCK, &signals, nil)
 let signalFD = signalfd(-1, &signals, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
 guard signalFD >= 0 else { fail("cannot create a signal descriptor: \(errnoText())") }
 
+// One process per journal (docs/daemon.md): a second daemon stops before it opens the board.
+do { try EventStore.checkNoOtherWriter(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }
+
 let clock = SystemClock()
 var hardware: Hardware
 do { hardware = try BoardHardware.open(board, clock: clock) } catch { fail("\(error)") }
@@ -285,7 +288,7 @@ if board.hasBattery { loop.batteryReader = { PowerSupply.batteryPercent().map { 
 
 let linkService = LinkService()
 linkService.log = { log.info($0) }
-if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \(linkAddresses.joined(separator: ", "))") }
+if hardware.link != nil { loop.link = linkService; log.info("phone link listening on \((linkAddresses + (webArg.map { ["web:\($0)"] } ?? [])).joined(separator: ", "))") }
 if let ble {
     // The state characteristic, Current Time (the clock as time.set sets it), the battery.
     linkService.serve(ble.link.server, loop: loop, batteryLevel: board.hasBattery ? { PowerSupply.batteryPercent() ?? 0 } : nil)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import PetCore
 import PetLink
 
 func out(_ s: String) { print(s) }

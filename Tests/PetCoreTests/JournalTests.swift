@@ -184,7 +184,7 @@ final class EventCodingTests: XCTestCase {
 
     static var subsystemTypes: [String] {
         HabitEvent.allTypes + ShopEvent.allTypes + CommitmentEvent.allTypes + QuitEvent.allTypes
-            + ScreenEvent.allTypes + ReminderEvent.allTypes + PhoneEvent.allTypes
+            + AppTimeEvent.allTypes + ReminderEvent.allTypes + PhoneEvent.allTypes
     }
 
     func testEverySubsystemEventTypeHasAnExample() {
@@ -221,7 +221,7 @@ final class EventCodingTests: XCTestCase {
         case .levelReached: 24
         case .badgeEarned: 25
         case .dayClosed: 26
-        case .habit, .shop, .commitment, .quit, .screen, .reminder, .phone: 27
+        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone: 27
         case .deviceSettingsChanged: 28
         }
     }

@@ -79,7 +79,7 @@ final class PrivacyFilterTests: XCTestCase {
         XCTAssertEqual(EventKind.commitment(.focusFailed(session: "f1", reason: .app, app: "dating.app"))
                         .shared(privateApps: ["dating.app"]),
                        .commitment(.focusFailed(session: "f1", reason: .app, app: nil)))
-        XCTAssertNil(EventKind.screen(.session(app: "dating.app", start: Instant(0), end: Instant(60)))
+        XCTAssertNil(EventKind.appTime(.session(app: "dating.app", start: Instant(0), end: Instant(60)))
                         .shared(privateApps: ["dating.app"]))
     }
 }

@@ -11,7 +11,7 @@ final class ScreenTimeTests: XCTestCase {
     }
 
     private func minutes(_ h: Harness, _ app: String, _ date: String) -> Int? {
-        h.state.screenMinutes(day: dayNumber(date))[app]
+        h.state.appMinutes(day: dayNumber(date))[app]
     }
 
     // MARK: - Sessions and totals
@@ -23,7 +23,7 @@ final class ScreenTimeTests: XCTestCase {
         session(&h, "com.whatsapp", "2026-03-02 21:00", "2026-03-02 21:02")
         XCTAssertEqual(minutes(h, "youtube", "2026-03-02"), 75, "app ids are lower-cased")
         XCTAssertEqual(minutes(h, "com.whatsapp", "2026-03-02"), 2)
-        XCTAssertEqual(h.state.screen.knownApps, ["youtube", "com.whatsapp"])
+        XCTAssertEqual(h.state.appTime.knownApps, ["youtube", "com.whatsapp"])
         h.assertReplayEqualsLive()
     }
 
@@ -68,10 +68,10 @@ final class ScreenTimeTests: XCTestCase {
     }
 
     func testSecondsRoundToTheNearestMinutePerDayTotal() {
-        XCTAssertEqual(ScreenRules.minutes(seconds: 29), 0)
-        XCTAssertEqual(ScreenRules.minutes(seconds: 30), 1)
-        XCTAssertEqual(ScreenRules.minutes(seconds: 89), 1)
-        XCTAssertEqual(ScreenRules.minutes(seconds: 90), 2)
+        XCTAssertEqual(AppTimeRules.minutes(seconds: 29), 0)
+        XCTAssertEqual(AppTimeRules.minutes(seconds: 30), 1)
+        XCTAssertEqual(AppTimeRules.minutes(seconds: 89), 1)
+        XCTAssertEqual(AppTimeRules.minutes(seconds: 90), 2)
         var h = Harness(at: "2026-03-02 12:00")
         session(&h, "whatsapp", "2026-03-02 10:00:00", "2026-03-02 10:00:29")
         XCTAssertEqual(minutes(h, "whatsapp", "2026-03-02"), 0)
@@ -90,19 +90,19 @@ final class ScreenTimeTests: XCTestCase {
         session(&h, "youtube", "2026-03-08 22:00", "2026-03-09 01:00")   // Sunday (until 03:00)
         session(&h, "youtube", "2026-03-09 09:00", "2026-03-09 09:05")
         session(&h, "instagram", "2026-03-05 09:00", "2026-03-05 09:10")
-        let week = h.state.screenMinutes(weekOf: dayNumber("2026-03-04"))
+        let week = h.state.appMinutes(weekOf: dayNumber("2026-03-04"))
         XCTAssertEqual(week["youtube"], 60 + 20 + 180)
         XCTAssertEqual(week["instagram"], 10)
-        XCTAssertEqual(h.state.screenMinutes(weekOf: dayNumber("2026-03-08")), week, "Sunday is in the same week")
-        XCTAssertEqual(h.state.screenMinutes(weekOf: dayNumber("2026-03-09"))["youtube"], 5)
-        XCTAssertEqual(h.state.screenMinutes(year: 2026, month: 3)["youtube"], 265)
-        XCTAssertEqual(h.state.screenMinutes(year: 2026, month: 2), [:])
-        XCTAssertEqual(h.state.screenMinutes(year: 2026, month: 13), [:])
+        XCTAssertEqual(h.state.appMinutes(weekOf: dayNumber("2026-03-08")), week, "Sunday is in the same week")
+        XCTAssertEqual(h.state.appMinutes(weekOf: dayNumber("2026-03-09"))["youtube"], 5)
+        XCTAssertEqual(h.state.appMinutes(year: 2026, month: 3)["youtube"], 265)
+        XCTAssertEqual(h.state.appMinutes(year: 2026, month: 2), [:])
+        XCTAssertEqual(h.state.appMinutes(year: 2026, month: 13), [:])
         // The last day of February collects a session that ends before March 1's day start.
         var f = Harness(at: "2026-03-01 12:00")
         session(&f, "youtube", "2026-03-01 02:00", "2026-03-01 02:30")
-        XCTAssertEqual(f.state.screenMinutes(year: 2026, month: 2)["youtube"], 30)
-        XCTAssertEqual(f.state.screenMinutes(year: 2026, month: 3)["youtube"], nil)
+        XCTAssertEqual(f.state.appMinutes(year: 2026, month: 2)["youtube"], 30)
+        XCTAssertEqual(f.state.appMinutes(year: 2026, month: 3)["youtube"], nil)
     }
 
     func testSessionRefusals() {
@@ -161,7 +161,7 @@ final class ScreenTimeTests: XCTestCase {
         h.ok("screen.private", ["app": "Dating.App", "on": "yes"])
         XCTAssertEqual(h.state.shareableApps(), ["youtube"])
         XCTAssertEqual(minutes(h, "dating.app", "2026-03-02"), 20, "still counted in totals")
-        XCTAssertEqual(h.state.shareableScreenMinutes(day: dayNumber("2026-03-02")), ["youtube": 30])
+        XCTAssertEqual(h.state.shareableAppMinutes(day: dayNumber("2026-03-02")), ["youtube": 30])
         h.refuse("screen.private", ["app": "dating.app", "on": "yes"], .state("app", "dating.app"))
         h.refuse("screen.private", ["app": "youtube", "on": "no"], .state("app", "youtube"))
         h.refuse("screen.private", ["app": "youtube", "on": "maybe"], .field("on"))
@@ -211,7 +211,7 @@ final class ScreenTimeTests: XCTestCase {
     func testCompletingPaysTheFormulaAndTheBadgeOnce() {
         var h = Harness(at: "2026-03-02 10:00")
         let started = h.ok("challenge.start", ["kind": "instagram-detox-day"])
-        guard case .screen(.challengeStarted(let ch))? = started.first?.kind else { return XCTFail("not started") }
+        guard case .appTime(.challengeStarted(let ch))? = started.first?.kind else { return XCTFail("not started") }
         XCTAssertEqual(ch.startDay, dayNumber("2026-03-03"), "runs from the next day")
         // Today does not count: an hour of Instagram on Monday is fine.
         session(&h, "instagram", "2026-03-02 10:00", "2026-03-02 11:00")
@@ -220,7 +220,7 @@ final class ScreenTimeTests: XCTestCase {
         // Tuesday: nothing → completed at Tuesday's close, 20 coins, badge, celebration.
         let close = h.advance(to: "2026-03-04 03:00")
         XCTAssertEqual(close.types.filter { $0.hasPrefix("challenge.") }, ["challenge.day-passed", "challenge.completed"])
-        guard case let .screen(.completed(app, kind, coins, sound))? = close.first("challenge.completed")?.kind else {
+        guard case let .appTime(.completed(app, kind, coins, sound))? = close.first("challenge.completed")?.kind else {
             return XCTFail("no completion")
         }
         XCTAssertEqual([app, kind], ["instagram", "instagram-detox-day"])
@@ -228,8 +228,8 @@ final class ScreenTimeTests: XCTestCase {
         XCTAssertEqual(sound, .celebration)
         XCTAssertEqual(close.badges, ["challenge-instagram-detox-day"])
         XCTAssertEqual(h.state.coins, 20)
-        XCTAssertNil(h.state.screen.active["instagram"])
-        XCTAssertEqual(h.state.screen.lastSound?.sound, .celebration)
+        XCTAssertNil(h.state.appTime.active["instagram"])
+        XCTAssertEqual(h.state.appTime.lastSound?.sound, .celebration)
         // Again: coins again, the badge not again.
         h.ok("challenge.start", ["kind": "instagram-detox-day"], at: h.t("2026-03-04 09:00"))
         let again = h.advance(to: "2026-03-06 03:00")
@@ -237,7 +237,7 @@ final class ScreenTimeTests: XCTestCase {
         XCTAssertEqual(again.badges, [])
         XCTAssertEqual(h.state.coins, 40)
         XCTAssertEqual(h.journal.badges.filter { $0 == "challenge-instagram-detox-day" }, ["challenge-instagram-detox-day"])
-        XCTAssertEqual(h.state.screen.completed, 2)
+        XCTAssertEqual(h.state.appTime.completed, 2)
         h.assertReplayEqualsLive()
     }
 
@@ -249,9 +249,9 @@ final class ScreenTimeTests: XCTestCase {
             let date = "2026-03-0\(d)"
             session(&h, "youtube", date + " 18:00", date + " 20:00")
         }
-        XCTAssertEqual(h.state.screen.active["youtube"]?.passedDays, 6)
+        XCTAssertEqual(h.state.appTime.active["youtube"]?.passedDays, 6)
         let close = h.advance(to: "2026-03-10 03:00")
-        guard case let .screen(.completed(_, _, coins, _))? = close.first("challenge.completed")?.kind else {
+        guard case let .appTime(.completed(_, _, coins, _))? = close.first("challenge.completed")?.kind else {
             return XCTFail("no completion")
         }
         // ⌈240 / 132⌉ = 2 per day × 7 + 2 × 2 for the full week = 18
@@ -266,10 +266,10 @@ final class ScreenTimeTests: XCTestCase {
         // 0 coins: the forfeit costs min(10, 0) = 0.
         session(&h, "whatsapp", "2026-03-03 09:00:00", "2026-03-03 09:01:29")   // 89 s → 1 min: fine
         h.advance(to: "2026-03-04 03:00")
-        XCTAssertEqual(h.state.screen.active["whatsapp"]?.passedDays, 1)
+        XCTAssertEqual(h.state.appTime.active["whatsapp"]?.passedDays, 1)
         session(&h, "whatsapp", "2026-03-04 09:00:00", "2026-03-04 09:01:30")   // 90 s → 2 min: over
         let close = h.advance(to: "2026-03-05 03:00")
-        guard case let .screen(.forfeited(app, _, cost, reason, day, mins, sound))? = close.first("challenge.forfeited")?.kind else {
+        guard case let .appTime(.forfeited(app, _, cost, reason, day, mins, sound))? = close.first("challenge.forfeited")?.kind else {
             return XCTFail("no forfeit")
         }
         XCTAssertEqual(app, "whatsapp")
@@ -279,8 +279,8 @@ final class ScreenTimeTests: XCTestCase {
         XCTAssertEqual(mins, 2)
         XCTAssertEqual(sound, .strongBuzz)
         XCTAssertEqual(h.state.coins, 0)
-        XCTAssertNil(h.state.screen.active["whatsapp"])
-        XCTAssertEqual(h.state.screen.forfeited, 1)
+        XCTAssertNil(h.state.appTime.active["whatsapp"])
+        XCTAssertEqual(h.state.appTime.forfeited, 1)
         XCTAssertNil(h.state.badges["challenge-whatsapp-1-minute"])
         h.assertReplayEqualsLive()
     }
@@ -292,7 +292,7 @@ final class ScreenTimeTests: XCTestCase {
         XCTAssertEqual(h.state.coins, 10)
         h.ok("challenge.start", ["app": "tiktok", "limit": "30", "days": "5", "stake": "4"])
         let gaveUp = h.ok("challenge.forfeit", ["app": "TikTok"])
-        guard case let .screen(.forfeited(_, kind, cost, reason, _, _, sound))? = gaveUp.first?.kind else {
+        guard case let .appTime(.forfeited(_, kind, cost, reason, _, _, sound))? = gaveUp.first?.kind else {
             return XCTFail("no forfeit")
         }
         XCTAssertEqual(kind, "custom")
@@ -335,8 +335,8 @@ final class ScreenTimeTests: XCTestCase {
         h.refuse("challenge.start", ["kind": "youtube-2h-fast"], .exists("challenge", "youtube"))
         h.refuse("challenge.start", ["app": "youtube", "limit": "10", "days": "2"], .exists("challenge", "youtube"))
         h.ok("challenge.start", ["app": "tiktok", "limit": "10", "days": "2"])
-        XCTAssertEqual(h.state.screen.active.keys.sorted(), ["tiktok", "youtube"])
-        XCTAssertEqual(h.state.screen.active["youtube"]?.stake, 0, "custom stake defaults to 0")
+        XCTAssertEqual(h.state.appTime.active.keys.sorted(), ["tiktok", "youtube"])
+        XCTAssertEqual(h.state.appTime.active["youtube"]?.stake, 0, "custom stake defaults to 0")
     }
 
     func testAPausedDayIsNotJudgedAndExtendsTheChallenge() {
@@ -347,7 +347,7 @@ final class ScreenTimeTests: XCTestCase {
         session(&h, "youtube", "2026-03-04 10:00", "2026-03-04 14:00")   // 240 min on a paused day
         let paused = h.advance(to: "2026-03-05 03:00")
         XCTAssertFalse(paused.types.contains { $0.hasPrefix("challenge.") })
-        XCTAssertEqual(h.state.screen.active["youtube"]?.passedDays, 1)
+        XCTAssertEqual(h.state.appTime.active["youtube"]?.passedDays, 1)
         h.ok("resume", [:], at: h.t("2026-03-05 09:00"))
         let close = h.advance(to: "2026-03-06 03:00")
         XCTAssertEqual(close.types.filter { $0.hasPrefix("challenge.") }, ["challenge.day-passed", "challenge.completed"])
@@ -368,7 +368,7 @@ final class ScreenTimeTests: XCTestCase {
         h.advance(to: "2026-03-04 03:00")
         // alpha first (app order): 15 of 20; beta: min(15, 5) = 5.
         let costs = h.journal.compactMap { e -> Int? in
-            if case let .screen(.forfeited(_, _, cost, _, _, _, _)) = e.kind { return cost } else { return nil }
+            if case let .appTime(.forfeited(_, _, cost, _, _, _, _)) = e.kind { return cost } else { return nil }
         }
         XCTAssertEqual(costs, [15, 5])
         XCTAssertEqual(h.state.coins, 0)
@@ -382,13 +382,13 @@ extension EventCodingTests {
         let ch = Challenge(id: "cmd-1", kind: "youtube-2h-fast", app: "youtube", limitMinutes: 120, days: 7, stake: 15,
                            startDay: 20515, passedDays: 0)
         return [
-            .screen(.session(app: "youtube", start: Instant(1_772_434_800), end: Instant(1_772_436_600))),
-            .screen(.privacy(app: "dating.app", on: true)), .screen(.challengeStarted(ch)),
-            .screen(.dayPassed(app: "youtube", day: 20515, minutes: 118)),
-            .screen(.completed(app: "youtube", kind: "youtube-2h-fast", coins: 18, sound: .celebration)),
-            .screen(.forfeited(app: "youtube", kind: "custom", cost: 4, reason: .exceeded, day: 20516, minutes: 121,
+            .appTime(.session(app: "youtube", start: Instant(1_772_434_800), end: Instant(1_772_436_600))),
+            .appTime(.privacy(app: "dating.app", on: true)), .appTime(.challengeStarted(ch)),
+            .appTime(.dayPassed(app: "youtube", day: 20515, minutes: 118)),
+            .appTime(.completed(app: "youtube", kind: "youtube-2h-fast", coins: 18, sound: .celebration)),
+            .appTime(.forfeited(app: "youtube", kind: "custom", cost: 4, reason: .exceeded, day: 20516, minutes: 121,
                                sound: .strongBuzz)),
-            .screen(.forfeited(app: "youtube", kind: "custom", cost: 0, reason: .givenUp, day: nil, minutes: nil,
+            .appTime(.forfeited(app: "youtube", kind: "custom", cost: 0, reason: .givenUp, day: nil, minutes: nil,
                                sound: .strongBuzz)),
         ]
     }

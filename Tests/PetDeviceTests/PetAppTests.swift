@@ -307,7 +307,7 @@ final class ExportAndWipeTests: XCTestCase {
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)))
         // …but still counted on the device.
         let today = app.state.openDay
-        XCTAssertEqual(app.state.stats[today].screenMinutes["secret.diary"], 50)
+        XCTAssertEqual(app.state.stats[today].appMinutes["secret.diary"], 50)
     }
 
     func testFactoryResetNeedsAAndCHeldThreeSeconds() throws {

@@ -307,6 +307,27 @@ final class WebLinkTests: XCTestCase {
         XCTAssertEqual(link.clientCount, 1)
     }
 
+    /// The protocol's own timeouts apply per client as on every transport (the device's clock):
+    /// no whole frame for 120 s, half a frame for 30 s — its `timeout` error, then close 1008.
+    func testTheProtocolsTimeoutsCloseWith1008() throws {
+        let (sim, link, service) = try device()
+        let idle = try connected(sim, link)
+        try idle.message(#"{"type":"hello","version":1}"#)
+        let half = try connected(sim, link)
+        half.send(try half.codec.frame(.binary, Array(Frame.encode(Array(#"{"type":"ping"}"#.utf8)).prefix(6))))
+        XCTAssertTrue(try serve(sim, [idle, half]) { try idle.messages().count == 1 })
+        try sim.wait(ms: 31_000)
+        XCTAssertTrue(try serve(sim, [idle, half]) { half.ended })
+        XCTAssertEqual(try half.messages().last?["code"] as? String, "timeout")
+        XCTAssertEqual(half.closeCode, .policyViolation)
+        XCTAssertFalse(idle.ended)
+        try sim.wait(ms: 90_000)
+        XCTAssertTrue(try serve(sim, [idle]) { idle.ended })
+        XCTAssertEqual(try idle.messages().last?["code"] as? String, "timeout")
+        XCTAssertEqual(idle.closeCode, .policyViolation)
+        XCTAssertEqual(service.clientCount, 0)
+    }
+
     func testAClientThatNeverReadsIsDroppedAndOthersAreServed() throws {
         var o = WebLink.Options()
         o.maxQueuedBytes = 16_384

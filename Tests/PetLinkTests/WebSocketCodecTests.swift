@@ -263,6 +263,52 @@ final class WebSocketCodecTests: XCTestCase {
         }
     }
 
+    /// 20 000 seeded inputs (random bytes, and valid streams with bytes flipped, cut or
+    /// repeated): the reader and the head parser never trap, a failure always names a code that
+    /// may be sent, and nothing is read after a close or a failure.
+    func testRandomAndMutatedInputNeverTraps() {
+        var rng = SplitMix(seed: 6455)
+        let valid = masked(.binary, [1, 2, 3], fin: false) + masked(.ping, [9]) + masked(.continuation, [UInt8](repeating: 4, count: 200))
+            + masked(.binary, [UInt8](repeating: 7, count: 70)) + masked(.close, [0x03, 0xE8, 0x6F, 0x6B])
+        let head = Array("GET /link HTTP/1.1\r\nHost: 127.0.0.1:1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".utf8)
+        for round in 0..<20_000 {
+            var input: [UInt8]
+            if round % 2 == 0 {
+                input = (0..<Int(rng.next() % 300)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            } else {
+                input = round % 4 == 1 ? valid : head
+                for _ in 0..<Int(rng.next() % 4 + 1) {
+                    let i = Int(rng.next() % UInt64(input.count))
+                    switch rng.next() % 3 {
+                    case 0: input[i] = UInt8(truncatingIfNeeded: rng.next())
+                    case 1: input = Array(input[..<i])
+                    default: input.insert(input[i], at: i)
+                    }
+                    if input.isEmpty { input = [0] }
+                }
+            }
+            var r = server(max: 1000, text: round % 3 == 0)
+            var out: [WebSocketInput] = []
+            var i = 0
+            while i < input.count { let n = Int(rng.next() % 40) + 1; out += r.feed(Array(input[i..<min(input.count, i + n)])); i += n }
+            for (k, x) in out.enumerated() {
+                switch x {
+                case .failed(let code, _):
+                    XCTAssertTrue(code.isValidOnWire, "\(code)")
+                    XCTAssertEqual(k, out.count - 1, "nothing after a failure")
+                case .close: XCTAssertEqual(k, out.count - 1, "nothing after a close")
+                case .message(_, let p): XCTAssertLessThanOrEqual(p.count, 1000)
+                case .ping(let p), .pong(let p): XCTAssertLessThanOrEqual(p.count, 125)
+                }
+            }
+            switch HTTPRequest.parse(input, maxHeaderBytes: 256) {
+            case .refused(let status, _): XCTAssertTrue([400, 431, 505].contains(status), "\(status)")
+            case .complete(_, let consumed): XCTAssertLessThanOrEqual(consumed, input.count)
+            case .incomplete: XCTAssertLessThan(input.count, 256)
+            }
+        }
+    }
+
     func testClientCodecHandshakeAndMasking() throws {
         var c = try WebSocketClient()
         let req = String(decoding: c.request(host: "127.0.0.1:9", origin: "http://127.0.0.1:9"), as: UTF8.self)

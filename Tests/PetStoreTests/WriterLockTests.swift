@@ -39,13 +39,17 @@ final class WriterLockTests: StoreTestCase {
             XCTAssertEqual(p, file)
             XCTAssertTrue(detail.contains("another process"), detail)
         }
+        XCTAssertThrowsError(try EventStore.checkNoOtherWriter(path: file), "the daemon asks before opening its board")
         let reader = try EventStore.openReadOnly(path: file)
         XCTAssertEqual(try reader.eventCount(), 0)
         reader.close()
         // The holder crashes (SIGKILL): the kernel drops its lock; the next open is not blocked.
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
+        XCTAssertNoThrow(try EventStore.checkNoOtherWriter(path: file))
+        XCTAssertTrue(try othersCanLock(file), "asking holds nothing")
         let next = try EventStore(path: file)
+        XCTAssertNoThrow(try EventStore.checkNoOtherWriter(path: file), "this process's own store is no other writer")
         XCTAssertEqual(try next.append(command: nil, events: [Sample.tick(day: 1)]), [1])
         next.close()
     }

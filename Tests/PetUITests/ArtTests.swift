@@ -1,6 +1,7 @@
 import XCTest
 import PetCore
 @testable import PetUI
+import PetDevice   // the panels' RAM layouts (PetDevice/Drivers/*RAM.swift) the frames are shown through
 
 /// A state at noon UTC (outside the default quiet hours) for the art tests.
 enum ArtFixture {

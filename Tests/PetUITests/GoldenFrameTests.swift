@@ -3,6 +3,7 @@ import XCTest
 import TestSupport
 import PetCore
 @testable import PetUI
+import PetDevice   // the panels' RAM layouts (PetDevice/Drivers/*RAM.swift) the frames are shown through
 
 /// Golden frames (issue 4): every screen × every display size (and the home screen in both themes)
 /// rendered headless, packed in the panel's byte format and decoded back (what the panel shows), and

@@ -108,8 +108,8 @@ export class Controller {
 
   onClose(s, why) {
     if (this.session !== s) return;
-    this.session = null; this.queue.connectionLost();
-    for (const [, w] of this.waiting) if (w.inFlight) w.inFlight = false;
+    this.session = null; this.queue.connectionLost(); this.challenge = null; // a challenge lives on its connection
+
     this.setStatus('offline', why);
     this.scheduleRetry();
   }

@@ -337,14 +337,19 @@ function stats(app) {
     const vals = list.map(([, v]) => (typeof key === 'function' ? key(v) : v[key] || 0));
     const max = Math.max(1, ...vals); const W = 320, H = 110, bw = W / vals.length;
     const svgNS = 'http://www.w3.org/2000/svg';
-    const svg = document.createElementNS(svgNS, 'svg'); svg.setAttribute('viewBox', `0 0 ${W} ${H + 16}`); svg.setAttribute('class', 'chart');
-    svg.setAttribute('role', 'img'); svg.setAttribute('aria-label', `${label}: ${list.map(([d], i) => `${dateOfDay(d)} ${vals[i]}`).join(', ')}`);
+    const el = (tag, attrs, text) => { const e = document.createElementNS(svgNS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v)); if (text !== undefined) e.textContent = text; return e; };
+    const svg = el('svg', { viewBox: `0 0 ${W} ${H + 30}`, class: 'chart', role: 'img',
+      'aria-label': `${label}: ${list.map(([d], i) => `${dateOfDay(d)} ${vals[i]}`).join(', ')}` });
+    const wd = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
     vals.forEach((v, i) => {
-      const r = document.createElementNS(svgNS, 'rect'); const bh = Math.round((v / max) * H);
-      r.setAttribute('x', String(i * bw + 1)); r.setAttribute('y', String(H - bh)); r.setAttribute('width', String(Math.max(1, bw - 2))); r.setAttribute('height', String(bh)); r.setAttribute('class', cls);
-      svg.append(r);
+      const bh = Math.round((v / max) * H);
+      svg.append(el('rect', { x: i * bw + 1, y: H - bh, width: Math.max(1, bw - 2), height: bh, class: cls }));
+      const d = new Date(list[i][0] * 86400000);
+      if (range === 7) svg.append(el('text', { x: i * bw + bw / 2, y: H + 13, 'text-anchor': 'middle' }, wd[d.getUTCDay()]));
+      else if (i % 5 === 0 || i === vals.length - 1) svg.append(el('text', { x: i * bw + bw / 2, y: H + 13, 'text-anchor': 'middle' }, d.getUTCDate()));
     });
-    const t = document.createElementNS(svgNS, 'text'); t.setAttribute('x', '0'); t.setAttribute('y', String(H + 13)); t.textContent = `max ${max} · ${dateOfDay(list[0][0])} → ${dateOfDay(last)}`; svg.append(t);
+    svg.append(el('line', { x1: 0, y1: H + 0.5, x2: W, y2: H + 0.5 }));
+    svg.append(el('text', { x: 0, y: H + 27 }, `highest ${max} · ${dateOfDay(list[0][0])} to ${dateOfDay(last)}`));
     return h('div', { class: 'card' }, h('h3', {}, label), svg);
   };
   const sum = (k) => list.reduce((a, [, v]) => a + (v[k] || 0), 0);

@@ -13,10 +13,13 @@ export const CURRENT_TIME_SERVICE = 0x1805;
 
 export function bluetoothAvailable(nav = globalThis.navigator) { return !!(nav && nav.bluetooth); }
 
-/** Is this Web Bluetooth error the device asking for an encrypted link (the OS pairing prompt)? */
+/** Is this Web Bluetooth error the device asking for an encrypted link (the OS pairing prompt)?
+ *  Chromium names Insufficient Authentication/Encryption "not authorized" or "not permitted" on
+ *  some platforms and "failed for unknown reason" on others (its emulation too): all are retried
+ *  (a refused write delivered nothing, so writing it again is safe). */
 export function isAuthError(e) {
   const s = `${e && e.name} ${e && e.message}`;
-  return /Security|Authenticat|Insufficient|not permitted|NotAllowed/i.test(s);
+  return /Security|Authenticat|Authoriz|Insufficient|Encrypt|not permitted|NotAllowed|unknown reason/i.test(s);
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

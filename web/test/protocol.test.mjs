@@ -109,5 +109,8 @@ test('Current Time bytes: little-endian year, Monday = 1, Sunday = 7', () => {
 test('Web Bluetooth authentication refusals are recognised (retry after the OS prompt)', () => {
   assert.ok(isAuthError({ name: 'SecurityError', message: 'GATT operation failed for security reasons.' }));
   assert.ok(isAuthError({ name: 'NotSupportedError', message: 'GATT Error: Insufficient Authentication.' }));
-  assert.ok(!isAuthError({ name: 'NetworkError', message: 'GATT Server is disconnected.' }));
+  assert.ok(isAuthError({ name: 'NotSupportedError', message: 'GATT operation failed for unknown reason.' }));
+  assert.ok(isAuthError({ name: 'SecurityError', message: 'GATT operation not authorized.' }));
+  assert.ok(!isAuthError({ name: 'NetworkError', message: 'GATT Server is disconnected. Cannot perform GATT operations.' }));
+  assert.ok(!isAuthError({ name: 'InvalidModificationError', message: 'Value is too long.' }));
 });

@@ -298,16 +298,16 @@ extension Engine {
         }
         let window = d.window ?? CommitmentRules.defaultWindow
         guard CommitmentRules.windowRange.contains(window) else {
-            throw .invalidField(field: "window", reason: "must be 1–120 minutes (got \(window))")
+            throw .invalidField(field: "window", reason: "must be \(CommitmentRules.windowRange.text) minutes (got \(window))")
         }
         guard CommitmentRules.stakeRange.contains(d.stake) else {
-            throw .invalidField(field: "stake", reason: "must be 1–1000 coins (got \(d.stake))")
+            throw .invalidField(field: "stake", reason: "must be \(CommitmentRules.stakeRange.text) coins (got \(d.stake))")
         }
         var radius: Int?
         if d.kind == .place {
             let r = d.radius ?? CommitmentRules.defaultRadius
             guard CommitmentRules.radiusRange.contains(r) else {
-                throw .invalidField(field: "radius", reason: "must be 50–500 metres (got \(r))")
+                throw .invalidField(field: "radius", reason: "must be \(CommitmentRules.radiusRange.text) metres (got \(r))")
             }
             radius = r
         } else if d.radius != nil {
@@ -317,7 +317,7 @@ extension Engine {
         if d.kind == .focus {
             let m = d.minutes ?? CommitmentRules.defaultFocus
             guard CommitmentRules.focusRange.contains(m) else {
-                throw .invalidField(field: "minutes", reason: "a focus session must be 15–240 minutes (got \(m))")
+                throw .invalidField(field: "minutes", reason: "a focus session must be \(CommitmentRules.focusRange.text) minutes (got \(m))")
             }
             minutes = m
         } else if d.minutes != nil {

@@ -15,7 +15,7 @@ extension Engine {
         }
         let length = minutes ?? waiting.compactMap(\.plan.focusMinutes).max() ?? CommitmentRules.defaultFocus
         guard CommitmentRules.focusRange.contains(length) else {
-            throw .invalidField(field: "minutes", reason: "a focus session must be 15–240 minutes (got \(length))")
+            throw .invalidField(field: "minutes", reason: "a focus session must be \(CommitmentRules.focusRange.text) minutes (got \(length))")
         }
         var apps: [String] = []
         for app in block {

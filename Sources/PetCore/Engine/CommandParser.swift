@@ -36,27 +36,17 @@ public enum CommandParser {
     /// never the text. Only newline and tab are allowed, and only in `multiLineFields`. Every
     /// command from a scenario, the phone link or a tool passes here.
     public static func checkControlCharacters(_ fields: [String: String], id: String) throws(DomainError) {
-        func bad(_ u: Unicode.Scalar, multiLine: Bool) -> Bool {
-            if multiLine && (u == "\n" || u == "\t") { return false }
-            return u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) || u == "\u{2028}" || u == "\u{2029}"
-        }
-        func hex(_ v: UInt32) -> String {
-            let h = String(v, radix: 16, uppercase: true)
-            return "U+" + String(repeating: "0", count: max(0, 4 - h.count)) + h
-        }
-        if let u = id.unicodeScalars.first(where: { bad($0, multiLine: false) }) {
-            throw .invalidField(field: "id", reason: "holds the control character \(hex(u.value))")
+        // The code points refused, and why: TextRules (also the byte-order mark and direction
+        // overrides, docs/domain.md "Text").
+        if let u = id.unicodeScalars.first(where: { TextRules.refused($0, multiLine: false) }) {
+            throw .invalidField(field: "id", reason: TextRules.reason(u, multiLine: false))
         }
         for key in fields.keys.sorted() {
             guard let value = fields[key] else { continue }
-            if let u = key.unicodeScalars.first(where: { bad($0, multiLine: false) }) {
-                throw .invalidField(field: "(a field name)", reason: "holds the control character \(hex(u.value))")
+            if let u = key.unicodeScalars.first(where: { TextRules.refused($0, multiLine: false) }) {
+                throw .invalidField(field: "(a field name)", reason: TextRules.reason(u, multiLine: false))
             }
-            let multiLine = multiLineFields.contains(key)
-            if let u = value.unicodeScalars.first(where: { bad($0, multiLine: multiLine) }) {
-                throw .invalidField(field: key, reason: "holds the control character \(hex(u.value))"
-                                    + (multiLine ? " (only newlines and tabs are allowed)" : " (one line of text)"))
-            }
+            try TextRules.check(value, field: key, multiLine: multiLineFields.contains(key))
         }
     }
 

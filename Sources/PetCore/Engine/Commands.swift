@@ -83,7 +83,7 @@ public enum Action: Sendable, Equatable {
     /// The quit log (QuitLog.swift).
     case quit(QuitAction)
     /// Screen time and challenges (ScreenTime.swift).
-    case screen(ScreenAction)
+    case appTime(AppTimeAction)
     /// Reminder delivery to the phone, silence (Reminders/Reminders.swift).
     case reminder(ReminderAction)
     /// Paired phones and pairing lockouts (Phones/Phones.swift; only the phone link sends these).
@@ -116,7 +116,7 @@ public enum Action: Sendable, Equatable {
         case .shop(let a): a.name
         case .commitment(let a): a.name
         case .quit(let a): a.name
-        case .screen(let a): a.name
+        case .appTime(let a): a.name
         case .reminder(let a): a.name
         case .phone(let a): a.name
         }

@@ -24,19 +24,19 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The time-zone identifier is not in the zone database.
     case unknownTimeZone(id: String)
 
-    /// A stable machine-readable code (used by the phone protocol).
+    /// A stable machine-readable code (used by the phone protocol; the strings are in `ErrorCode`).
     public var code: String {
         switch self {
-        case .invalidField: return "invalid_field"
-        case .missingField: return "missing_field"
-        case .notFound: return "not_found"
-        case .alreadyExists: return "already_exists"
-        case .invalidState: return "invalid_state"
-        case .insufficientCoins: return "insufficient_coins"
-        case .limitReached: return "limit_reached"
-        case .rateLimited: return "rate_limited"
-        case .unknownCommand: return "unknown_command"
-        case .unknownTimeZone: return "unknown_time_zone"
+        case .invalidField: return ErrorCode.invalidField
+        case .missingField: return ErrorCode.missingField
+        case .notFound: return ErrorCode.notFound
+        case .alreadyExists: return ErrorCode.alreadyExists
+        case .invalidState: return ErrorCode.invalidState
+        case .insufficientCoins: return ErrorCode.insufficientCoins
+        case .limitReached: return ErrorCode.limitReached
+        case .rateLimited: return ErrorCode.rateLimited
+        case .unknownCommand: return ErrorCode.unknownCommand
+        case .unknownTimeZone: return ErrorCode.unknownTimeZone
         }
     }
 

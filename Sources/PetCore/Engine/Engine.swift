@@ -42,7 +42,7 @@ public struct Engine: Sendable {
             throw .invalidState(kind: "journal", id: "genesis", reason: "does not start with device.created")
         }
         guard let rules = carried ?? zones(zoneID) else { throw .unknownTimeZone(id: zoneID) }
-        guard (0...23).contains(hour) else { throw .invalidField(field: "dayStart", reason: "must be 0–23") }
+        guard DayClock.startHours.contains(hour) else { throw .invalidField(field: "dayStart", reason: "must be \(DayClock.startHours.text)") }
         self.zones = zones
         self.state = PetState(createdAt: genesis.at, zoneID: zoneID, zone: rules, dayStartHour: hour)
         self.state.eventCount = 1
@@ -200,8 +200,8 @@ public struct Engine: Sendable {
             emit(.zoneChanged(id: id, rules: rules), at: at)
             closeEndedDays(at: at)
         case .setDayStart(let hour):
-            guard (0...23).contains(hour) else {
-                throw .invalidField(field: "hour", reason: "day start must be an hour 0–23 (got \(hour))")
+            guard DayClock.startHours.contains(hour) else {
+                throw .invalidField(field: "hour", reason: "day start must be an hour \(DayClock.startHours.text) (got \(hour))")
             }
             emit(.dayStartChanged(hour: hour), at: at)
             closeEndedDays(at: at)

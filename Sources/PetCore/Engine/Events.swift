@@ -50,7 +50,7 @@ public enum EventKind: Sendable, Equatable {
     case shop(ShopEvent)
     case commitment(CommitmentEvent)
     case quit(QuitEvent)
-    case screen(ScreenEvent)
+    case appTime(AppTimeEvent)
     case reminder(ReminderEvent)
     case phone(PhoneEvent)
 
@@ -85,7 +85,7 @@ public enum EventKind: Sendable, Equatable {
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
         case .deviceSettingsChanged: "settings.device"
-        case .habit, .shop, .commitment, .quit, .screen, .reminder, .phone: subEvent?.type ?? ""
+        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone: subEvent?.type ?? ""
         }
     }
 
@@ -98,7 +98,7 @@ public enum EventKind: Sendable, Equatable {
         case .shop(let e): e
         case .commitment(let e): e
         case .quit(let e): e
-        case .screen(let e): e
+        case .appTime(let e): e
         case .reminder(let e): e
         case .phone(let e): e
         case .genesis, .taskCreated, .taskEdited, .taskDeleted, .taskStarted, .taskCompleted, .taskUncompleted,
@@ -180,7 +180,7 @@ extension EventKind: Codable {
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
         case .deviceSettingsChanged(let d): try c.encode(d, forKey: .settings)
-        case .habit, .shop, .commitment, .quit, .screen, .reminder, .phone: try subEvent?.encode(to: encoder)
+        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone: try subEvent?.encode(to: encoder)
         }
     }
 

@@ -95,7 +95,13 @@ public struct PetState: Sendable, Equatable, Codable {
     public var shop = ShopState()
     public var commitments = CommitmentState()
     public var quit = QuitState()
-    public var screen = ScreenState()
+    /// App time (ScreenTime/): stored under its snapshot and export key `screen`; code says `appTime`.
+    var screen = AppTimeState()
+    public var appTime: AppTimeState {
+        get { screen }
+        _modify { yield &screen }
+        set { screen = newValue }
+    }
     public var reminders = ReminderState()
     /// Paired phones and the pairing lockout (Phones/Phones.swift).
     public var phones = PhonesState()

@@ -143,7 +143,7 @@ extension Engine {
         ShopSubsystem.self,
         CommitmentsSubsystem.self,
         QuitLogSubsystem.self,
-        ScreenTimeSubsystem.self,
+        AppTimeSubsystem.self,
         RemindersSubsystem.self,
         PhonesSubsystem.self,
     ]

@@ -81,7 +81,7 @@ public enum CourseRules {
             guard seen.insert(l.id).inserted else {
                 throw .invalidField(field: "lessons[\(i)].id", reason: "'\(l.id)' is used twice")
             }
-            guard weeks.contains(l.week) else { throw .invalidField(field: "lessons[\(i)].week", reason: "must be 0–52") }
+            guard weeks.contains(l.week) else { throw .invalidField(field: "lessons[\(i)].week", reason: "must be \(weeks.text)") }
             guard l.week >= week else {
                 throw .invalidField(field: "lessons[\(i)].week", reason: "lessons must be in week order (week \(l.week) after week \(week))")
             }

@@ -124,7 +124,7 @@ extension Engine {
         case .setSelfImage(let raw):
             let t = raw.trimmingSpaces
             guard HabitRules.selfImageLength.contains(t.count) else {
-                throw .invalidField(field: "text", reason: "the self-image goal is at most 140 characters (got \(t.count))")
+                throw .invalidField(field: "text", reason: "the self-image goal is at most \(HabitRules.selfImageLength.upperBound) characters (got \(t.count))")
             }
             guard !t.contains(where: { $0.isNewline }) else { throw .invalidField(field: "text", reason: "must be a single line") }
             let answers = t.isEmpty ? nil : state.habits.course?.pendingPrompt(.selfImage)

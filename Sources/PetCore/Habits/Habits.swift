@@ -109,7 +109,7 @@ public enum HabitRules {
     static func validateText(_ raw: String, field: String = "text") throws(DomainError) -> String {
         let t = raw.trimmingSpaces
         guard textLength.contains(t.count) else {
-            throw .invalidField(field: field, reason: "must be 1–140 characters (got \(t.count))")
+            throw .invalidField(field: field, reason: "must be \(textLength.text) characters (got \(t.count))")
         }
         guard !t.contains(where: { $0.isNewline }) else { throw .invalidField(field: field, reason: "must be a single line") }
         return t

@@ -19,10 +19,13 @@ public struct PetProfile: Codable, Sendable, Equatable {
 
     public init() {}
 
+    /// A name's length in characters.
+    public static let nameLength = 1...30
+
     /// 1–30 characters: letters, digits, space, `-` and `'`; no leading/trailing space.
     public static func validateName(_ n: String) throws(DomainError) {
-        guard (1...30).contains(n.count) else {
-            throw .invalidField(field: "name", reason: "must be 1–30 characters (got \(n.count))")
+        guard nameLength.contains(n.count) else {
+            throw .invalidField(field: "name", reason: "must be \(nameLength.text) characters (got \(n.count))")
         }
         guard n.trimmingSpaces == n else {
             throw .invalidField(field: "name", reason: "must not start or end with a space")

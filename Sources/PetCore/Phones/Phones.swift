@@ -96,6 +96,15 @@ public enum PhoneRules {
     /// Phones paired at once (SPEC §13).
     public static let maxPhones = 4
     public static let nameLength = 1...32
+    /// A name's UTF-8 bytes at most (32 characters of up to 4 bytes each).
+    public static let nameMaxBytes = 128
+
+    /// A phone's name follows the text rules of titles (docs/domain.md, "Text"): one line, no
+    /// control, byte-order or direction-override character, 1–32 characters, at most 128 bytes.
+    /// Pairing (PetLink) and the engine both check it.
+    public static func validateName(_ name: String) throws(DomainError) {
+        try TextRules.checkLine(name, field: "name", characters: nameLength, maxBytes: nameMaxBytes)
+    }
     /// Wrong codes in a row that lock pairing, and for how long (SPEC §15).
     public static let wrongCodesBeforeLock = 5
     public static let lockSeconds: Int64 = 600
@@ -112,9 +121,7 @@ enum PhonesSubsystem: EventWrappingSubsystem {
         case let .pair(id, name, hash):
             guard s.paired.count < PhoneRules.maxPhones else { throw .limitReached(what: "paired phones", limit: PhoneRules.maxPhones) }
             guard !s.paired.contains(where: { $0.id == id }) else { throw .alreadyExists(kind: "phone", id: id) }
-            guard PhoneRules.nameLength.contains(name.count) else {
-                throw .invalidField(field: "name", reason: "must be 1–32 characters (got \(name.count))")
-            }
+            try PhoneRules.validateName(name)
             guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
                 throw .invalidField(field: "tokenHash", reason: "must be 64 lower-case hex digits")
             }

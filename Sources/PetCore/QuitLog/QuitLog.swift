@@ -432,7 +432,7 @@ extension Engine {
         case .addTrigger(let raw):
             let name = raw.trimmingSpaces
             guard QuitRules.triggerNameLength.contains(name.count) else {
-                throw .invalidField(field: "name", reason: "must be 1–24 characters (got \(name.count))")
+                throw .invalidField(field: "name", reason: "must be \(QuitRules.triggerNameLength.text) characters (got \(name.count))")
             }
             guard !name.contains(where: { $0.isNewline }) else {
                 throw .invalidField(field: "name", reason: "must be a single line")
@@ -471,7 +471,7 @@ extension Engine {
 
     private static func validateGoal(_ d: Int, field: String) throws(DomainError) {
         guard QuitRules.goalDays.contains(d) else {
-            throw .invalidField(field: field, reason: "must be 1–365 days (got \(d))")
+            throw .invalidField(field: field, reason: "must be \(QuitRules.goalDays.text) days (got \(d))")
         }
     }
 

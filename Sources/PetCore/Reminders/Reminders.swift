@@ -117,6 +117,8 @@ public enum ReminderRules {
     public static let unsolicitedPerDay = 3
     /// Reminders waiting for the phone at most (the oldest are dropped beyond this).
     public static let outboxLimit = 200
+    /// The longest silence the owner can ask for, in seconds (7 days).
+    public static let maxSilenceSeconds: Int64 = 7 * Seconds.day
 }
 
 /// Reminders and the phone queue as a subsystem: its own commands and events (the sources call
@@ -177,8 +179,8 @@ extension Engine {
         case .silence(let until):
             if let until {
                 guard until > at else { throw .invalidField(field: "until", reason: "must be in the future") }
-                guard until - at <= 7 * Seconds.day else {
-                    throw .invalidField(field: "until", reason: "reminders can be silenced for at most 7 days")
+                guard until - at <= ReminderRules.maxSilenceSeconds else {
+                    throw .invalidField(field: "until", reason: "reminders can be silenced for at most \(ReminderRules.maxSilenceSeconds / Seconds.day) days")
                 }
             }
             emit(.reminder(.silenced(until: until)), at: at)

@@ -63,7 +63,7 @@ public struct ChallengeResult: Codable, Sendable, Equatable {
     public var at: Instant
 }
 
-public enum ScreenAction: Sendable, Equatable {
+public enum AppTimeAction: Sendable, Equatable {
     case session(app: String, start: Instant, end: Instant)
     case setPrivate(app: String, on: Bool)
     case startBuiltIn(kind: String)
@@ -81,7 +81,7 @@ public enum ScreenAction: Sendable, Equatable {
     }
 }
 
-public enum ScreenEvent: SubEvent {
+public enum AppTimeEvent: SubEvent {
     case session(app: String, start: Instant, end: Instant)
     case privacy(app: String, on: Bool)
     case challengeStarted(Challenge)
@@ -170,7 +170,7 @@ public enum ScreenEvent: SubEvent {
 }
 
 /// A reported usage session (app id and times only: never any content).
-public struct ScreenSession: Codable, Sendable, Equatable {
+public struct AppSession: Codable, Sendable, Equatable {
     public var app: String
     public var start: Instant
     public var end: Instant
@@ -182,9 +182,9 @@ public struct ChallengeSoundCue: Codable, Sendable, Equatable {
     public var at: Instant
 }
 
-public struct ScreenState: Codable, Sendable, Equatable {
+public struct AppTimeState: Codable, Sendable, Equatable {
     /// Sessions of the last days (for refusing overlaps), oldest first.
-    public var recent: [ScreenSession] = []
+    public var recent: [AppSession] = []
     /// Exact seconds per day and app for the last days (late sessions round exactly); older
     /// days keep only their minutes in `stats`.
     public var daySeconds: [Int: [String: Int64]] = [:]
@@ -203,7 +203,7 @@ public struct ScreenState: Codable, Sendable, Equatable {
     public init() {}
 }
 
-public enum ScreenRules {
+public enum AppTimeRules {
     /// Sessions may be reported this many days after their day (older ones are refused).
     public static let lateDays = 7
     /// Days of exact seconds and sessions kept in the state (one more than `lateDays`).
@@ -219,7 +219,7 @@ public enum ScreenRules {
         let app = raw.trimmingSpaces.lowercased()
         guard appIDLength.contains(app.count),
               app.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }) else {
-            throw .invalidField(field: "app", reason: "must be 1–64 of a-z, 0-9, '.', '_', '-'")
+            throw .invalidField(field: "app", reason: "must be \(appIDLength.text) of a-z, 0-9, '.', '_', '-'")
         }
         return app
     }
@@ -251,117 +251,117 @@ public enum ChallengeRules {
 
 extension PetState {
     /// Challenge kinds completed at least once (for their badges).
-    var badgeChallengeKinds: Set<String> { screen.completedKinds }
+    var badgeChallengeKinds: Set<String> { appTime.completedKinds }
 
     /// Minutes per app on a day.
-    public func screenMinutes(day: Int) -> [String: Int] { stats[day].screenMinutes }
+    public func appMinutes(day: Int) -> [String: Int] { stats[day].appMinutes }
 
     /// Minutes per app in the Monday–Sunday week containing `day`.
-    public func screenMinutes(weekOf day: Int) -> [String: Int] {
+    public func appMinutes(weekOf day: Int) -> [String: Int] {
         let monday = day - (CivilDate(dayNumber: day).weekday + 6) % 7
-        return sumScreen(days: monday..<(monday + 7))
+        return sumAppTime(days: monday..<(monday + 7))
     }
 
     /// Minutes per app in a calendar month (days named by their dates).
-    public func screenMinutes(year: Int, month: Int) -> [String: Int] {
+    public func appMinutes(year: Int, month: Int) -> [String: Int] {
         let n = CivilDate.daysInMonth(year: year, month: month)
         guard n > 0 else { return [:] }
         let first = CivilDate(year: year, month: month, day: 1).dayNumber
-        return sumScreen(days: first..<(first + n))
+        return sumAppTime(days: first..<(first + n))
     }
 
-    private func sumScreen(days: Range<Int>) -> [String: Int] {
+    private func sumAppTime(days: Range<Int>) -> [String: Int] {
         var out: [String: Int] = [:]
-        for d in days { for (app, m) in stats[d].screenMinutes { out[app, default: 0] += m } }
+        for d in days { for (app, m) in stats[d].appMinutes { out[app, default: 0] += m } }
         return out
     }
 
     /// Apps that may appear in anything shared (exports, phone charts): every known app but the
     /// private ones, sorted. Private apps still count in the totals.
-    public func shareableApps() -> [String] { screen.knownApps.subtracting(screen.privateApps).sorted() }
+    public func shareableApps() -> [String] { appTime.knownApps.subtracting(appTime.privateApps).sorted() }
 
     /// Per-app minutes of a day without the private apps.
-    public func shareableScreenMinutes(day: Int) -> [String: Int] {
-        screenMinutes(day: day).filter { !screen.privateApps.contains($0.key) }
+    public func shareableAppMinutes(day: Int) -> [String: Int] {
+        appMinutes(day: day).filter { !appTime.privateApps.contains($0.key) }
     }
 }
 
 /// Screen time and challenges as a subsystem.
-enum ScreenTimeSubsystem: EventWrappingSubsystem {
-    typealias Commands = ScreenCommands
-    static func claim(_ action: Action) -> ScreenAction? { if case .screen(let a) = action { a } else { nil } }
-    static func claim(_ event: EventKind) -> ScreenEvent? { if case .screen(let e) = event { e } else { nil } }
-    static func wrap(_ event: ScreenEvent) -> EventKind { .screen(event) }
+enum AppTimeSubsystem: EventWrappingSubsystem {
+    typealias Commands = AppTimeCommands
+    static func claim(_ action: Action) -> AppTimeAction? { if case .appTime(let a) = action { a } else { nil } }
+    static func claim(_ event: EventKind) -> AppTimeEvent? { if case .appTime(let e) = event { e } else { nil } }
+    static func wrap(_ event: AppTimeEvent) -> EventKind { .appTime(event) }
 
-    static func run(_ action: ScreenAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
-        try engine.runScreen(action, at: at, commandID: commandID)
+    static func run(_ action: AppTimeAction, in engine: inout Engine, at: Instant, commandID: String) throws(DomainError) {
+        try engine.runAppTime(action, at: at, commandID: commandID)
     }
 
-    static func apply(_ event: ScreenEvent, to engine: inout Engine, at: Instant) { engine.applyScreen(event, at: at) }
+    static func apply(_ event: AppTimeEvent, to engine: inout Engine, at: Instant) { engine.applyAppTime(event, at: at) }
 
     static func closeDay(_ day: Int, boundary: Instant, in engine: inout Engine) {
-        engine.closeDayScreen(day: day, boundary: boundary)
+        engine.closeDayAppTime(day: day, boundary: boundary)
     }
 }
 
 extension Engine {
-    mutating func runScreen(_ a: ScreenAction, at: Instant, commandID: String) throws(DomainError) {
+    mutating func runAppTime(_ a: AppTimeAction, at: Instant, commandID: String) throws(DomainError) {
         switch a {
         case let .session(raw, start, end):
-            let app = try ScreenRules.normalizedApp(raw)
+            let app = try AppTimeRules.normalizedApp(raw)
             guard end > start else { throw .invalidField(field: "end", reason: "must be after start") }
             guard end <= at else { throw .invalidField(field: "end", reason: "is in the future") }
-            guard end - start <= ScreenRules.maxSessionSeconds else {
-                throw .invalidField(field: "end", reason: "a session lasts at most 24 hours")
+            guard end - start <= AppTimeRules.maxSessionSeconds else {
+                throw .invalidField(field: "end", reason: "a session lasts at most \(AppTimeRules.maxSessionSeconds / Seconds.hour) hours")
             }
-            guard start >= state.clock.start(ofDay: state.openDay - ScreenRules.lateDays) else {
-                throw .invalidField(field: "start", reason: "is more than \(ScreenRules.lateDays) days ago")
+            guard start >= state.clock.start(ofDay: state.openDay - AppTimeRules.lateDays) else {
+                throw .invalidField(field: "start", reason: "is more than \(AppTimeRules.lateDays) days ago")
             }
-            if state.screen.recent.contains(where: { $0.app == app && $0.start < end && start < $0.end }) {
+            if state.appTime.recent.contains(where: { $0.app == app && $0.start < end && start < $0.end }) {
                 throw .alreadyExists(kind: "session", id: "\(app)@\(start.seconds)")
             }
-            emit(.screen(.session(app: app, start: start, end: end)), at: at)
+            emit(.appTime(.session(app: app, start: start, end: end)), at: at)
         case let .setPrivate(raw, on):
-            let app = try ScreenRules.normalizedApp(raw)
-            guard state.screen.privateApps.contains(app) != on else {
+            let app = try AppTimeRules.normalizedApp(raw)
+            guard state.appTime.privateApps.contains(app) != on else {
                 throw .invalidState(kind: "app", id: app, reason: on ? "is already private" : "is not private")
             }
-            emit(.screen(.privacy(app: app, on: on)), at: at)
+            emit(.appTime(.privacy(app: app, on: on)), at: at)
         case .startBuiltIn(let kindID):
             guard let k = ChallengeRules.kind(id: kindID) else { throw .notFound(kind: "challenge kind", id: kindID) }
             try startChallenge(Challenge(id: commandID, kind: k.id, app: k.app, limitMinutes: k.limitMinutes,
                                          days: k.days, stake: k.stake, startDay: state.openDay + 1), at: at)
         case let .startCustom(raw, limit, days, stake):
-            let app = try ScreenRules.normalizedApp(raw)
+            let app = try AppTimeRules.normalizedApp(raw)
             guard ChallengeRules.limitRange.contains(limit) else {
-                throw .invalidField(field: "limit", reason: "must be 0–1440 minutes a day (got \(limit))")
+                throw .invalidField(field: "limit", reason: "must be \(ChallengeRules.limitRange.text) minutes a day (got \(limit))")
             }
             guard ChallengeRules.daysRange.contains(days) else {
-                throw .invalidField(field: "days", reason: "must be 1–90 (got \(days))")
+                throw .invalidField(field: "days", reason: "must be \(ChallengeRules.daysRange.text) (got \(days))")
             }
             guard ChallengeRules.stakeRange.contains(stake) else {
-                throw .invalidField(field: "stake", reason: "must be 0–1000 coins (got \(stake))")
+                throw .invalidField(field: "stake", reason: "must be \(ChallengeRules.stakeRange.text) coins (got \(stake))")
             }
             try startChallenge(Challenge(id: commandID, kind: ChallengeRules.customKind, app: app, limitMinutes: limit,
                                          days: days, stake: stake, startDay: state.openDay + 1), at: at)
         case .forfeit(let raw):
-            let app = try ScreenRules.normalizedApp(raw)
-            guard let ch = state.screen.active[app] else { throw .notFound(kind: "challenge", id: app) }
-            emit(.screen(.forfeited(app: app, kind: ch.kind, cost: min(ch.stake, state.coins), reason: .givenUp,
+            let app = try AppTimeRules.normalizedApp(raw)
+            guard let ch = state.appTime.active[app] else { throw .notFound(kind: "challenge", id: app) }
+            emit(.appTime(.forfeited(app: app, kind: ch.kind, cost: min(ch.stake, state.coins), reason: .givenUp,
                                     day: nil, minutes: nil, sound: .strongBuzz)), at: at)
             say(.missed, at: at)
         }
     }
 
     private mutating func startChallenge(_ ch: Challenge, at: Instant) throws(DomainError) {
-        guard state.screen.active[ch.app] == nil else { throw .alreadyExists(kind: "challenge", id: ch.app) }
-        emit(.screen(.challengeStarted(ch)), at: at)
+        guard state.appTime.active[ch.app] == nil else { throw .alreadyExists(kind: "challenge", id: ch.app) }
+        emit(.appTime(.challengeStarted(ch)), at: at)
     }
 
-    mutating func applyScreen(_ e: ScreenEvent, at: Instant) {
+    mutating func applyAppTime(_ e: AppTimeEvent, at: Instant) {
         switch e {
         case let .session(app, start, end):
-            state.screen.knownApps.insert(app)
+            state.appTime.knownApps.insert(app)
             var cursor = start
             // A session lasts at most a day (`maxSessionSeconds`: the command refuses longer ones),
             // so it touches at most three days; the bound keeps a hostile stored row from walking
@@ -372,66 +372,66 @@ extension Engine {
                 let d = state.clock.day(of: cursor)
                 let pieceEnd = min(end, state.clock.start(ofDay: d + 1))
                 guard pieceEnd > cursor else { break }
-                var day = state.screen.daySeconds[d] ?? [:]
+                var day = state.appTime.daySeconds[d] ?? [:]
                 day[app, default: 0] += pieceEnd - cursor
-                state.screen.daySeconds[d] = day
-                let minutes = ScreenRules.minutes(seconds: day[app] ?? 0)
-                state.stats.update(d) { $0.screenMinutes[app] = minutes }
+                state.appTime.daySeconds[d] = day
+                let minutes = AppTimeRules.minutes(seconds: day[app] ?? 0)
+                state.stats.update(d) { $0.appMinutes[app] = minutes }
                 cursor = pieceEnd
             }
-            state.screen.recent.append(ScreenSession(app: app, start: start, end: end))
+            state.appTime.recent.append(AppSession(app: app, start: start, end: end))
             // Keep what a late session may still touch (ordered by the event's own day: replay-safe).
             let today = state.clock.day(of: at)
-            let horizon = state.clock.start(ofDay: today - ScreenRules.keepDays)
-            state.screen.recent.removeAll { $0.end <= horizon }
-            state.screen.daySeconds = state.screen.daySeconds.filter { $0.key >= today - ScreenRules.keepDays }
+            let horizon = state.clock.start(ofDay: today - AppTimeRules.keepDays)
+            state.appTime.recent.removeAll { $0.end <= horizon }
+            state.appTime.daySeconds = state.appTime.daySeconds.filter { $0.key >= today - AppTimeRules.keepDays }
         case let .privacy(app, on):
-            state.screen.knownApps.insert(app)
-            if on { state.screen.privateApps.insert(app) } else { state.screen.privateApps.remove(app) }
+            state.appTime.knownApps.insert(app)
+            if on { state.appTime.privateApps.insert(app) } else { state.appTime.privateApps.remove(app) }
         case .challengeStarted(let ch):
-            state.screen.knownApps.insert(ch.app)
-            state.screen.active[ch.app] = ch
+            state.appTime.knownApps.insert(ch.app)
+            state.appTime.active[ch.app] = ch
         case .dayPassed(let app, _, _):
-            state.screen.active[app]?.passedDays += 1
+            state.appTime.active[app]?.passedDays += 1
         case let .completed(app, kind, coins, sound):
-            if let ch = state.screen.active[app] { record(ChallengeResult(challenge: ch, completed: true, coins: coins, at: at)) }
-            state.screen.active[app] = nil
-            state.screen.completedKinds.insert(kind)
-            state.screen.completed += 1
-            state.screen.lastSound = ChallengeSoundCue(sound: sound, at: at)
+            if let ch = state.appTime.active[app] { record(ChallengeResult(challenge: ch, completed: true, coins: coins, at: at)) }
+            state.appTime.active[app] = nil
+            state.appTime.completedKinds.insert(kind)
+            state.appTime.completed += 1
+            state.appTime.lastSound = ChallengeSoundCue(sound: sound, at: at)
             state.lastCelebration = at
         case let .forfeited(app, _, cost, _, _, _, sound):
-            if let ch = state.screen.active[app] { record(ChallengeResult(challenge: ch, completed: false, coins: cost, at: at)) }
-            state.screen.active[app] = nil
-            state.screen.forfeited += 1
-            state.screen.lastSound = ChallengeSoundCue(sound: sound, at: at)
+            if let ch = state.appTime.active[app] { record(ChallengeResult(challenge: ch, completed: false, coins: cost, at: at)) }
+            state.appTime.active[app] = nil
+            state.appTime.forfeited += 1
+            state.appTime.lastSound = ChallengeSoundCue(sound: sound, at: at)
         }
     }
 
     private mutating func record(_ r: ChallengeResult) {
-        state.screen.history.append(r)
-        if state.screen.history.count > ChallengeRules.historyLimit {
-            state.screen.history.removeFirst(state.screen.history.count - ChallengeRules.historyLimit)
+        state.appTime.history.append(r)
+        if state.appTime.history.count > ChallengeRules.historyLimit {
+            state.appTime.history.removeFirst(state.appTime.history.count - ChallengeRules.historyLimit)
         }
     }
 
     /// Judges every running challenge on the closing day against that day's total: over the limit
     /// forfeits the stake (at most the balance); otherwise the day passes, and the last day
     /// completes it. A paused day is not judged (the challenge runs one day longer).
-    mutating func closeDayScreen(day: Int, boundary: Instant) {
+    mutating func closeDayAppTime(day: Int, boundary: Instant) {
         guard !state.paused else { return }
-        for app in state.screen.active.keys.sorted() {
-            guard let ch = state.screen.active[app], ch.startDay <= day else { continue }
-            let minutes = state.stats[day].screenMinutes[app] ?? 0
+        for app in state.appTime.active.keys.sorted() {
+            guard let ch = state.appTime.active[app], ch.startDay <= day else { continue }
+            let minutes = state.stats[day].appMinutes[app] ?? 0
             if minutes > ch.limitMinutes {
-                emit(.screen(.forfeited(app: app, kind: ch.kind, cost: min(ch.stake, state.coins), reason: .exceeded,
+                emit(.appTime(.forfeited(app: app, kind: ch.kind, cost: min(ch.stake, state.coins), reason: .exceeded,
                                         day: day, minutes: minutes, sound: .strongBuzz)), at: boundary)
                 say(.missed, at: boundary)
                 continue
             }
-            emit(.screen(.dayPassed(app: app, day: day, minutes: minutes)), at: boundary)
+            emit(.appTime(.dayPassed(app: app, day: day, minutes: minutes)), at: boundary)
             if ch.passedDays + 1 >= ch.days {
-                emit(.screen(.completed(app: app, kind: ch.kind,
+                emit(.appTime(.completed(app: app, kind: ch.kind,
                                         coins: ChallengeRules.reward(limitMinutes: ch.limitMinutes, days: ch.days),
                                         sound: .celebration)), at: boundary)
                 awardBadges(at: boundary)
@@ -443,7 +443,7 @@ extension Engine {
 }
 
 /// Command names and fields of this subsystem (merged into CommandParser).
-enum ScreenCommands: CommandTable {
+enum AppTimeCommands: CommandTable {
     static let fields: [String: Set<String>] = [
         "screen.session": ["app", "start", "end"],
         "screen.private": ["app", "on"],
@@ -457,7 +457,7 @@ enum ScreenCommands: CommandTable {
         case "screen.session":
             _ = try f.required("start"); _ = try f.required("end")
             guard let start = try f.time("start"), let end = try f.time("end") else { throw .missingField(field: "start") }
-            return .screen(.session(app: try f.required("app"), start: start, end: end))
+            return .appTime(.session(app: try f.required("app"), start: start, end: end))
         case "screen.private":
             let on: Bool
             switch try f.required("on") {
@@ -465,20 +465,20 @@ enum ScreenCommands: CommandTable {
             case "no": on = false
             default: throw .invalidField(field: "on", reason: "must be yes or no")
             }
-            return .screen(.setPrivate(app: try f.required("app"), on: on))
+            return .appTime(.setPrivate(app: try f.required("app"), on: on))
         case "challenge.start":
             if let kind = f["kind"] {
                 for k in ["app", "limit", "days", "stake"] where f[k] != nil {
                     throw .invalidField(field: k, reason: "a built-in challenge (kind) takes no \(k)")
                 }
-                return .screen(.startBuiltIn(kind: kind))
+                return .appTime(.startBuiltIn(kind: kind))
             }
             guard f["app"] != nil else { throw .missingField(field: "kind") }
             guard let limit = try f.int("limit") else { throw .missingField(field: "limit") }
             guard let days = try f.int("days") else { throw .missingField(field: "days") }
-            return .screen(.startCustom(app: try f.required("app"), limitMinutes: limit, days: days,
+            return .appTime(.startCustom(app: try f.required("app"), limitMinutes: limit, days: days,
                                         stake: try f.int("stake") ?? 0))
-        case "challenge.forfeit": return .screen(.forfeit(app: try f.required("app")))
+        case "challenge.forfeit": return .appTime(.forfeit(app: try f.required("app")))
         default: return nil
         }
     }

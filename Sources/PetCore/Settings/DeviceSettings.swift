@@ -48,13 +48,13 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     /// Checks every field, naming the one that is wrong.
     public func validate() throws(DomainError) {
         guard DeviceSettings.brightnessRange.contains(brightness) else {
-            throw .invalidField(field: "brightness", reason: "must be 10–100 percent (got \(brightness))")
+            throw .invalidField(field: "brightness", reason: "must be \(DeviceSettings.brightnessRange.text) percent (got \(brightness))")
         }
         guard DeviceSettings.dimRange.contains(dimAfter) else {
-            throw .invalidField(field: "dim", reason: "must be 10–3600 seconds (got \(dimAfter))")
+            throw .invalidField(field: "dim", reason: "must be \(DeviceSettings.dimRange.text) seconds (got \(dimAfter))")
         }
         guard DeviceSettings.sleepRange.contains(sleepAfter) else {
-            throw .invalidField(field: "sleep", reason: "must be 30–7200 seconds (got \(sleepAfter))")
+            throw .invalidField(field: "sleep", reason: "must be \(DeviceSettings.sleepRange.text) seconds (got \(sleepAfter))")
         }
         guard sleepAfter > dimAfter else {
             throw .invalidField(field: "sleep", reason: "must be later than dimming (\(dimAfter) s)")

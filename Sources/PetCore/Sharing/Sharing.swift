@@ -2,28 +2,28 @@
 /// shared but still counted on the device (SPEC §10, §13).
 extension PetState {
     /// App ids the owner marked private.
-    public var privateApps: Set<String> { screen.privateApps }
+    public var privateApps: Set<String> { appTime.privateApps }
 
     /// A copy of the state with every trace of private apps removed, for export and sharing.
     public func sharedCopy() -> PetState {
-        let hidden = screen.privateApps
+        let hidden = appTime.privateApps
         guard !hidden.isEmpty else { return self }
         var s = self
-        s.screen.recent.removeAll { hidden.contains($0.app) }
-        s.screen.daySeconds = s.screen.daySeconds.mapValues { $0.filter { !hidden.contains($0.key) } }
-        s.screen.knownApps.subtract(hidden)
-        s.screen.active = s.screen.active.filter { !hidden.contains($0.key) }
-        s.screen.history.removeAll { hidden.contains($0.challenge.app) }
-        s.screen.privateApps = []
+        s.appTime.recent.removeAll { hidden.contains($0.app) }
+        s.appTime.daySeconds = s.appTime.daySeconds.mapValues { $0.filter { !hidden.contains($0.key) } }
+        s.appTime.knownApps.subtract(hidden)
+        s.appTime.active = s.appTime.active.filter { !hidden.contains($0.key) }
+        s.appTime.history.removeAll { hidden.contains($0.challenge.app) }
+        s.appTime.privateApps = []
         s.commitments.focus?.blocked.removeAll { hidden.contains($0) }
-        for (day, d) in s.stats.days where d.screenMinutes.keys.contains(where: hidden.contains) {
-            s.stats.days[day]?.screenMinutes = d.screenMinutes.filter { !hidden.contains($0.key) }
+        for (day, d) in s.stats.days where d.appMinutes.keys.contains(where: hidden.contains) {
+            s.stats.days[day]?.appMinutes = d.appMinutes.filter { !hidden.contains($0.key) }
         }
         return s
     }
 }
 
-extension ScreenEvent {
+extension AppTimeEvent {
     /// The app the event is about.
     public var app: String {
         switch self {
@@ -80,7 +80,7 @@ extension EventKind {
             switch e {
             case .started, .logged, .triggerAdded, .triggerDeleted, .reflected, .goalSet: return .none
             }
-        case .screen(let e):
+        case .appTime(let e):
             switch e {
             case .session(let app, _, _), .privacy(let app, _), .dayPassed(let app, _, _),
                  .completed(let app, _, _, _), .forfeited(let app, _, _, _, _, _, _):

@@ -127,7 +127,7 @@ public struct Catalogue: Sendable, Equatable {
         var slotsSeen: Set<String> = []
         for s in homeSlots {
             guard ShopRules.isValidID(s) else {
-                throw .invalidField(field: "homeSlots", reason: "slot names are 1–40 of a–z, 0–9 and -")
+                throw .invalidField(field: "homeSlots", reason: "slot names are \(ShopRules.idLength.text) of a–z, 0–9 and -")
             }
             guard slotsSeen.insert(s).inserted else { throw .alreadyExists(kind: "home slot", id: s) }
         }
@@ -142,7 +142,7 @@ public struct Catalogue: Sendable, Equatable {
     /// The rules of one item.
     public static func validate(_ item: CatalogueItem) throws(DomainError) {
         guard ShopRules.isValidID(item.id) else {
-            throw .invalidField(field: "item id", reason: "must be 1–40 of a–z, 0–9 and - (got \(item.id.utf8.count) bytes)")
+            throw .invalidField(field: "item id", reason: "must be \(ShopRules.idLength.text) of a–z, 0–9 and - (got \(item.id.utf8.count) bytes)")
         }
         func bad(_ field: String, _ reason: String) -> DomainError {
             .invalidField(field: "item \(item.id).\(field)", reason: reason)
@@ -150,20 +150,20 @@ public struct Catalogue: Sendable, Equatable {
         let nameLength = item.name.count
         guard ShopRules.nameLength.contains(nameLength), item.name.trimmingSpaces == item.name,
               !item.name.contains(where: \.isNewline) else {
-            throw bad("name", "must be 1–30 characters on one line without leading/trailing spaces (got \(nameLength))")
+            throw bad("name", "must be \(ShopRules.nameLength.text) characters on one line without leading/trailing spaces (got \(nameLength))")
         }
         guard let kind = item.itemKind else {
             throw bad("kind", "must be one of \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard ShopRules.priceRange.contains(item.price) else {
-            throw bad("price", "must be 5–500 coins (got \(item.price))")
+            throw bad("price", "must be \(ShopRules.priceRange.text) coins (got \(item.price))")
         }
         if let l = item.level, !ShopRules.levelRange.contains(l) {
-            throw bad("level", "must be 1–100 (got \(l))")
+            throw bad("level", "must be \(ShopRules.levelRange.text) (got \(l))")
         }
         switch (kind, item.fullness) {
-        case (.food, nil): throw bad("fullness", "food needs a fullness amount 1–100")
-        case (.food, let f?) where !ShopRules.fullnessRange.contains(f): throw bad("fullness", "must be 1–100 (got \(f))")
+        case (.food, nil): throw bad("fullness", "food needs a fullness amount \(ShopRules.fullnessRange.text)")
+        case (.food, let f?) where !ShopRules.fullnessRange.contains(f): throw bad("fullness", "must be \(ShopRules.fullnessRange.text) (got \(f))")
         case (.food, _): break
         case (_, .some): throw bad("fullness", "only food has a fullness amount")
         case (_, nil): break

@@ -280,7 +280,7 @@ extension Engine {
         let until = b.at + ShopRules.repairWindow
         guard t <= until else {
             return .unavailable(.invalidState(kind: "streak", id: "daily",
-                                              reason: "broke \((t - b.at) / Seconds.hour) h ago; it can be repaired within 48 h"))
+                                              reason: "broke \((t - b.at) / Seconds.hour) h ago; it can be repaired within \(ShopRules.repairWindow / Seconds.hour) h"))
         }
         if let r = state.shop.lastRepair, t - r.at < ShopRules.repairInterval {
             return .unavailable(.limitReached(what: "streak repairs per 30 days", limit: 1))
@@ -368,7 +368,7 @@ enum ShopCommands: CommandTable {
 
     static func validateItemID(_ id: String) throws(DomainError) {
         guard ShopRules.isValidID(id) else {
-            throw .invalidField(field: "item", reason: "must be a catalogue id: 1–40 of a–z, 0–9 and -")
+            throw .invalidField(field: "item", reason: "must be a catalogue id: \(ShopRules.idLength.text) of a–z, 0–9 and -")
         }
     }
 }

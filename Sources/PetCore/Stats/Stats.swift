@@ -16,8 +16,14 @@ public struct DayStats: Codable, Sendable, Equatable {
     public var urges = 0
     public var giveIns = 0
     public var focusMinutes = 0
-    /// Minutes of screen time per app id.
-    public var screenMinutes: [String: Int] = [:]
+    /// Minutes of app time per app id: stored under its snapshot key `screenMinutes`; code says
+    /// `appMinutes`.
+    var screenMinutes: [String: Int] = [:]
+    public var appMinutes: [String: Int] {
+        get { screenMinutes }
+        _modify { yield &screenMinutes }
+        set { screenMinutes = newValue }
+    }
     public init() {}
 }
 
@@ -49,7 +55,7 @@ public struct PeriodStats: Sendable, Equatable {
     public var giveIns = 0
     public var focusMinutes = 0
     /// Screen time per app id (private apps included: this is the owner's own view).
-    public var screenMinutes: [String: Int] = [:]
+    public var appMinutes: [String: Int] = [:]
 }
 
 extension PetState {
@@ -82,7 +88,7 @@ extension PetState {
         p.urges += s.urges
         p.giveIns += s.giveIns
         p.focusMinutes += s.focusMinutes
-        for (app, m) in s.screenMinutes { p.screenMinutes[app, default: 0] += m }
+        for (app, m) in s.appMinutes { p.appMinutes[app, default: 0] += m }
         seconds += s.completionSeconds
         completions += s.completions
     }

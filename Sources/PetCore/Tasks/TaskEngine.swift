@@ -176,8 +176,8 @@ extension Engine {
     }
 
     private func validateProject(_ p: String) throws(DomainError) {
-        guard (1...40).contains(p.trimmingSpaces.count) else {
-            throw .invalidField(field: "project", reason: "must be 1–40 characters (got \(p.trimmingSpaces.count))")
+        guard TaskRules.projectLength.contains(p.trimmingSpaces.count) else {
+            throw .invalidField(field: "project", reason: "must be \(TaskRules.projectLength.text) characters (got \(p.trimmingSpaces.count))")
         }
     }
 

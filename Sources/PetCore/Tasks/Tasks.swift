@@ -59,8 +59,8 @@ public struct Recurrence: Codable, Sendable, Hashable, CustomStringConvertible {
         if s.hasPrefix("every:") {
             var n = String(s.dropFirst(6))
             if n.hasSuffix("d") { n.removeLast() }
-            guard let k = Int(n), (1...365).contains(k) else {
-                throw .invalidField(field: "recurrence", reason: "every N days needs N in 1...365")
+            guard let k = Int(n), TaskRules.everyNDays.contains(k) else {
+                throw .invalidField(field: "recurrence", reason: "every N days needs N in \(TaskRules.everyNDays.text)")
             }
             return k == 1 ? .daily : .everyNDays(k)
         }
@@ -140,6 +140,10 @@ public enum TaskRules {
     public static let titleLength = 1...100
     public static let notesMax = 500
     public static let estimateRange = 1...1440
+    /// "every N days": N's range.
+    public static let everyNDays = 1...365
+    /// A project name's length.
+    public static let projectLength = 1...40
     public static let maxReminders = 5
     public static let maxCategories = 32
     /// Open (pending or in progress) tasks at once: creating or duplicating one more is refused
@@ -153,7 +157,7 @@ public enum TaskRules {
 
     static func validateID(_ id: String, field: String) throws(DomainError) {
         guard TaskRules.idLength.contains(id.count) else {
-            throw .invalidField(field: field, reason: "must be 1–64 characters")
+            throw .invalidField(field: field, reason: "must be \(TaskRules.idLength.text) characters")
         }
         for u in id.unicodeScalars where !(u.properties.isAlphabetic || ("0"..."9").contains(u) || "-_.:#".unicodeScalars.contains(u)) || u.value > 0x7E {
             throw .invalidField(field: field, reason: "may only use ASCII letters, digits and - _ . : #")
@@ -163,7 +167,7 @@ public enum TaskRules {
     static func validateTitle(_ t: String) throws(DomainError) {
         let trimmed = t.trimmingSpaces
         guard titleLength.contains(trimmed.count) else {
-            throw .invalidField(field: "title", reason: "must be 1–100 characters (got \(trimmed.count))")
+            throw .invalidField(field: "title", reason: "must be \(titleLength.text) characters (got \(trimmed.count))")
         }
         if t.contains(where: { $0.isNewline }) {
             throw .invalidField(field: "title", reason: "must be a single line")
@@ -172,13 +176,13 @@ public enum TaskRules {
 
     static func validateNotes(_ n: String) throws(DomainError) {
         guard n.count <= notesMax else {
-            throw .invalidField(field: "notes", reason: "must be at most 500 characters (got \(n.count))")
+            throw .invalidField(field: "notes", reason: "must be at most \(notesMax) characters (got \(n.count))")
         }
     }
 
     static func validateEstimate(_ e: Int?) throws(DomainError) {
         if let e, !estimateRange.contains(e) {
-            throw .invalidField(field: "estimate", reason: "must be 1–1440 minutes (got \(e))")
+            throw .invalidField(field: "estimate", reason: "must be \(estimateRange.text) minutes (got \(e))")
         }
     }
 
@@ -191,7 +195,7 @@ public enum TaskRules {
     /// Every reminder must be in the future at the moment it is set.
     static func validateReminders(_ r: [Instant], now: Instant, previous: [Instant] = []) throws(DomainError) {
         guard r.count <= maxReminders else {
-            throw .invalidField(field: "reminders", reason: "at most 5 reminders (got \(r.count))")
+            throw .invalidField(field: "reminders", reason: "at most \(maxReminders) reminders (got \(r.count))")
         }
         for (i, t) in r.enumerated() where t <= now && !previous.contains(t) {
             throw .invalidField(field: "reminders[\(i)]", reason: "must be in the future")
@@ -201,7 +205,7 @@ public enum TaskRules {
     static func validateCategoryName(_ n: String) throws(DomainError) {
         let t = n.trimmingSpaces
         guard categoryNameLength.contains(t.count) else {
-            throw .invalidField(field: "category", reason: "name must be 1–24 characters (got \(t.count))")
+            throw .invalidField(field: "category", reason: "name must be \(categoryNameLength.text) characters (got \(t.count))")
         }
     }
 }

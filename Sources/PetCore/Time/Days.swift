@@ -6,8 +6,10 @@
 /// day 23 or 25 hours long; it is still one day.
 public struct DayClock: Sendable, Hashable {
     public var zone: ZoneRules
-    /// 0...23
+    /// In `startHours`.
     public var dayStartHour: Int
+    /// The hours a day can start at.
+    public static let startHours = 0...23
 
     public init(zone: ZoneRules, dayStartHour: Int = 3) {
         self.zone = zone
@@ -60,8 +62,8 @@ extension DayClock: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let id = try c.decode(String.self, forKey: .zone)
         let hour = try c.decode(Int.self, forKey: .dayStartHour)
-        guard (0...23).contains(hour) else {
-            throw DecodingError.dataCorruptedError(forKey: .dayStartHour, in: c, debugDescription: "day start must be 0–23")
+        guard DayClock.startHours.contains(hour) else {
+            throw DecodingError.dataCorruptedError(forKey: .dayStartHour, in: c, debugDescription: "day start must be \(DayClock.startHours.text)")
         }
         if let rules = try c.decodeIfPresent(ZoneRules.self, forKey: .zoneRules) {
             guard rules.identifier == id else {

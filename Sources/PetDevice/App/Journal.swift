@@ -43,11 +43,11 @@ public enum JournalCodec {
         if case .dayClosed(let result) = kind, !TimeRange.days.contains(result.day) {
             throw .journal(seq: r.seq, detail: "a 'day.closed' event names day \(result.day), outside the valid range \(TimeRange.text)")
         }
-        if case .screen(.session(_, let start, let end)) = kind,
-           end < start || end.seconds &- start.seconds > ScreenRules.maxSessionSeconds {
+        if case .appTime(.session(_, let start, let end)) = kind,
+           end < start || end.seconds &- start.seconds > AppTimeRules.maxSessionSeconds {
             // The command refuses these; folding one would walk its days one by one (a hand-edited
             // row ending centuries later would take hours).
-            throw .journal(seq: r.seq, detail: "a 'screen.session' event lasts \(end.seconds &- start.seconds) s, outside 0–\(ScreenRules.maxSessionSeconds) s")
+            throw .journal(seq: r.seq, detail: "a 'screen.session' event lasts \(end.seconds &- start.seconds) s, outside 0–\(AppTimeRules.maxSessionSeconds) s")
         }
         for (name, delta) in [("coins", kind.coinsDelta), ("XP", kind.xpDelta)] where delta.magnitude > UInt(maxDelta) {
             throw .journal(seq: r.seq, detail: "a '\(r.type)' event changes \(name) by \(delta), beyond ±\(maxDelta)")
@@ -84,9 +84,9 @@ public enum AppError: Error, CustomStringConvertible, Equatable {
     public var code: String {
         switch self {
         case .domain(let e): return e.code
-        case .store: return "storage_error"
-        case .journal: return "journal_error"
-        case .hardware: return "hardware_error"
+        case .store: return ErrorCode.storage
+        case .journal: return ErrorCode.journalRead
+        case .hardware: return ErrorCode.hardware
         }
     }
 }

@@ -38,6 +38,10 @@ public struct CoursePack: Sendable, Equatable, Decodable {
 
     /// The largest pack file read: exactly 1 MiB (1,048,576 bytes); one byte more is refused.
     public static let maxFileBytes = 1 << 20
+    /// A course's, a week's and a lesson's title length.
+    public static let titleLength = 1...100
+    /// A lesson's text length.
+    public static let lessonTextLength = 1...20_000
 
     /// Fields that must be whole numbers (a JSON number written with a fraction or exponent is
     /// refused with its location, not rounded).
@@ -142,22 +146,22 @@ public struct CoursePack: Sendable, Equatable, Decodable {
         guard formatVersion == CoursePack.formatVersion else {
             throw fail("formatVersion", "must be \(CoursePack.formatVersion) (this device reads version \(CoursePack.formatVersion) packs)")
         }
-        guard (1...100).contains(title.count) else { throw fail("title", "must be 1–100 characters") }
+        guard Self.titleLength.contains(title.count) else { throw fail("title", "must be \(Self.titleLength.text) characters") }
         guard !weeks.isEmpty else { throw fail("weeks", "must list at least one week") }
         var previous = -1
         var ids: Set<String> = []
         for (wi, w) in weeks.enumerated() {
-            guard CourseRules.weeks.contains(w.week) else { throw fail("weeks[\(wi)].week", "must be 0–52") }
+            guard CourseRules.weeks.contains(w.week) else { throw fail("weeks[\(wi)].week", "must be \(CourseRules.weeks.text)") }
             guard w.week > previous else { throw fail("weeks[\(wi)].week", "weeks must be listed in ascending order without repeats") }
             if wi == 0, w.week != 0 { throw fail("weeks[0].week", "the first week must be week 0 (the training week)") }
             previous = w.week
-            guard (1...100).contains(w.title.count) else { throw fail("weeks[\(wi)].title", "must be 1–100 characters") }
+            guard Self.titleLength.contains(w.title.count) else { throw fail("weeks[\(wi)].title", "must be \(Self.titleLength.text) characters") }
             guard !w.lessons.isEmpty else { throw fail("weeks[\(wi)].lessons", "must list at least one lesson") }
             for (li, l) in w.lessons.enumerated() {
                 let at = "weeks[\(wi)].lessons[\(li)]"
                 guard ids.insert(l.id).inserted else { throw fail("\(at).id", "'\(l.id)' is used twice") }
-                guard (1...100).contains(l.title.count) else { throw fail("\(at).title", "must be 1–100 characters") }
-                guard (1...20_000).contains(l.text.count) else { throw fail("\(at).text", "must be 1–20000 characters") }
+                guard Self.titleLength.contains(l.title.count) else { throw fail("\(at).title", "must be \(Self.titleLength.text) characters") }
+                guard Self.lessonTextLength.contains(l.text.count) else { throw fail("\(at).text", "must be \(Self.lessonTextLength.text) characters") }
                 if let p = l.prompt, CoursePrompt(rawValue: p) == nil {
                     throw fail("\(at).prompt", "must be \"habit\" or \"self-image\" (or absent)")
                 }

@@ -51,10 +51,10 @@ public final class SSD1306: Panel {
     public init(bus: I2CBus, address: UInt8 = 0x3C, width: Int = 128, height: Int = 64, rotation: Int = 0,
                 maxDataPerMessage: Int = 128) throws(HardwareError) {
         guard rotation == 0 || rotation == 180 else {
-            throw HardwareError(device: "ssd1306", operation: "configure", reason: "rotation \(rotation): the SSD1306 turns only by 0 or 180")
+            throw HardwareError(.unsupported, device: "ssd1306", operation: "configure", reason: "rotation \(rotation): the SSD1306 turns only by 0 or 180")
         }
         guard width > 0, width <= 128, height == 64 || height == 32 else {
-            throw HardwareError(device: "ssd1306", operation: "configure", reason: "size \(width)x\(height): 128x64 or 128x32 only")
+            throw HardwareError(.unsupported, device: "ssd1306", operation: "configure", reason: "size \(width)x\(height): 128x64 or 128x32 only")
         }
         self.bus = bus; self.address = address; self.width = width; self.height = height; self.rotation = rotation
         self.maxDataPerMessage = max(1, maxDataPerMessage)

@@ -56,11 +56,11 @@ public final class SSD1680: Panel {
                 width: Int = 250, height: Int = 122, rotation: Int = 90, busyTimeoutMs: Int = 5000,
                 device: String = "ssd1680") throws(HardwareError) {
         guard rotation == 90 || rotation == 270 else {
-            throw HardwareError(device: device, operation: "configure",
+            throw HardwareError(.unsupported, device: device, operation: "configure",
                                 reason: "rotation \(rotation): the SSD1680 RAM is portrait, a landscape UI is mounted at 90 or 270")
         }
         guard width > 0, width <= 296, height > 0, height <= 176 else {
-            throw HardwareError(device: device, operation: "configure", reason: "size \(width)x\(height) does not fit the 176x296 RAM")
+            throw HardwareError(.unsupported, device: device, operation: "configure", reason: "size \(width)x\(height) does not fit the 176x296 RAM")
         }
         self.port = SPICommandPort(bus: bus, dc: dc); self.reset = reset; self.busy = busy; self.delay = delay
         self.width = width; self.height = height; self.rotation = rotation

@@ -114,7 +114,7 @@ public final class ST7789: Panel {
 
     public init(bus: SPIBus, dc: OutputLine, reset: OutputLine?, backlight: OutputLine?, delay: Delay,
                 config: Config) throws(HardwareError) {
-        if let p = config.problem { throw HardwareError(device: "st7789", operation: "configure", reason: p) }
+        if let p = config.problem { throw HardwareError(.unsupported, device: "st7789", operation: "configure", reason: p) }
         self.port = SPICommandPort(bus: bus, dc: dc); self.reset = reset; self.backlight = backlight; self.delay = delay
         self.config = config
     }

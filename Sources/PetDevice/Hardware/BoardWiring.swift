@@ -60,7 +60,7 @@ public enum BoardWiring {
     public static func display(_ board: Board, parts: BoardParts) throws(HardwareError) -> Panel {
         let d = board.display
         func required(_ l: GPIOLine?, _ what: String) throws(HardwareError) -> GPIOLine {
-            guard let l else { throw HardwareError(device: "board \(board.name)", operation: "open the display", reason: "no \(what) line") }
+            guard let l else { throw HardwareError(.invalidArgument, device: "board \(board.name)", operation: "open the display", reason: "no \(what) line") }
             return l
         }
         func output(_ l: GPIOLine?) throws(HardwareError) -> OutputLine? {
@@ -94,7 +94,7 @@ public enum BoardWiring {
         case let (.fbdev, .framebuffer(device)):
             return try parts.framebuffer(device: device, rotation: d.rotation)
         default:
-            throw HardwareError(device: "board \(board.name)", operation: "open the display",
+            throw HardwareError(.unsupported, device: "board \(board.name)", operation: "open the display",
                                 reason: "\(d.controller) on this bus is not supported (docs/boards.md lists the combinations)")
         }
     }
@@ -143,7 +143,7 @@ public final class SimulatedParts: BoardParts {
     }
 
     func refuse(_ what: String) -> HardwareError {
-        HardwareError(device: what, operation: "open", reason: "simulated parts have no \(what): a board that names one runs on "
+        HardwareError(.unsupported, device: what, operation: "open", reason: "simulated parts have no \(what): a board that names one runs on "
                       + "its devices (deskpet run) or on the panel emulators")
     }
 

@@ -121,7 +121,7 @@ extension InputLine {
         let limit = UInt64(max(0, timeoutMs)) &* 1_000_000
         while try read() {
             if delay.monotonicNs &- start >= limit {
-                throw HardwareError(device: device, operation: operation,
+                throw HardwareError(.timedOut, device: device, operation: operation,
                                     reason: "BUSY stayed high for \(timeoutMs) ms: \(hint)")
             }
             delay.sleep(ms: max(1, pollMs))

@@ -5,23 +5,6 @@ import PetUI
 // A board is a set of these (`Hardware`); the device loop (DeviceLoop.swift) is the only caller.
 // Linux backends live in PetLinux, simulated ones in PetSim. docs/architecture.md#hardware-layer.
 
-/// An error from a hardware backend: which device, what it was doing, and the system's reason.
-/// Never carries personal text.
-public struct HardwareError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The device or node, e.g. "/dev/spidev0.0", "gpiochip pinctrl-bcm2711 line 6", "sim panel".
-    public var device: String
-    /// What was being done, e.g. "write 4800 bytes", "wait for BUSY".
-    public var operation: String
-    /// Why it failed (errno text, "timed out after 5000 ms", ...).
-    public var reason: String
-
-    public init(device: String, operation: String, reason: String) {
-        self.device = device; self.operation = operation; self.reason = reason
-    }
-
-    public var description: String { "\(device): \(operation): \(reason)" }
-}
-
 /// Time as the device sees it.
 public protocol DeviceClock: AnyObject {
     /// Wall time: milliseconds since 1970-01-01 UTC (may jump when the clock is set).

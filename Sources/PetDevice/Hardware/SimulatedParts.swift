@@ -87,7 +87,7 @@ public final class HeadlessPanel: Panel {
             case .ssd1680Rows: ok = mono.map { var m = $0; let ok = PanelBytes.decodeSSD1680(r, into: &m); mono = m; return ok } ?? false
             }
             guard ok else {
-                throw HardwareError(device: "sim panel", operation: "write \(r.bytes.count) bytes at \(r.area)",
+                throw HardwareError(.invalidArgument, device: "sim panel", operation: "write \(r.bytes.count) bytes at \(r.area)",
                                     reason: "the byte count does not fit the window")
             }
         }

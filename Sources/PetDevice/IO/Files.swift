@@ -19,12 +19,6 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(path): \(message)" }
 }
 
-/// The current errno as text.
-public func errnoText() -> String { String(cString: strerror(errno)) }
-
-/// Text for an errno value.
-public func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
-
 /// Modes for the owner's personal files and folders (journals, exports, snapshots, keys).
 public enum FileModes {
     public static let personalFile: mode_t = 0o600

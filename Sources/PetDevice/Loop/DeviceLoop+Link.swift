@@ -82,7 +82,7 @@ extension DeviceLoop: LinkHost {
 
     public func setWallClock(ms: Int64) throws(HardwareError) {
         guard let clock = hardware.settableClock else {
-            throw HardwareError(device: "clock", operation: "set the time", reason: "this device's clock cannot be set from the phone")
+            throw HardwareError(.unsupported, device: "clock", operation: "set the time", reason: "this device's clock cannot be set from the phone")
         }
         try clock.setWallMs(ms)
     }

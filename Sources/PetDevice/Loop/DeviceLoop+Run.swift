@@ -91,7 +91,7 @@ public final class PollWait: LoopWait {
         let timeout = loop.sleepMs() ?? -1
         let r = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
         if r < 0 && errno != EINTR {
-            throw HardwareError(device: "poll", operation: "wait for input", reason: String(cString: strerror(errno)))
+            throw HardwareError(device: "poll", operation: "wait for input", errno: errno)
         }
         return !shouldStop()
     }

@@ -34,8 +34,8 @@ public enum Feedback {
             case .taskCompleted(_, _, let r) where r.coins > 0: celebrate()
             case .levelReached, .badgeEarned: celebrate()
             case .commitment(.focusCompleted), .commitment(.verified): celebrate()
-            case .screen(.completed): celebrate()
-            case .commitment(.forfeited), .commitment(.focusFailed), .screen(.forfeited): tones.insert(.strongBuzz)
+            case .appTime(.completed): celebrate()
+            case .commitment(.forfeited), .commitment(.focusFailed), .appTime(.forfeited): tones.insert(.strongBuzz)
             case .reminderDue, .reminder(.shown):
                 tones.insert(.nudge)
                 if light == nil { light = .nudge }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PetDevice
 
 /// The phone protocol over GATT (docs/ble.md), the phone's side: a `LinkByteStream` on a
 /// connected SOCK_SEQPACKET socket that carries one ATT PDU per packet — an L2CAP LE socket on
@@ -133,7 +134,7 @@ final class SeqPacketBearer: ATTBearer {
             if n == pdu.count { return }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { timedOut = true; throw .transport("the device does not take writes") }
-            throw .transport(n < 0 ? "send: " + String(cString: strerror(errno)) : "short send")
+            throw .transport(n < 0 ? "send: " + errnoText() : "short send")
         }
     }
 
@@ -143,7 +144,7 @@ final class SeqPacketBearer: ATTBearer {
         while true {
             let r = poll(&p, 1, waitMs)
             if r == 0 { timedOut = true; throw .transport("no answer") }
-            if r < 0 { if errno == EINTR { continue }; throw .transport("poll: " + String(cString: strerror(errno))) }
+            if r < 0 { if errno == EINTR { continue }; throw .transport("poll: " + errnoText()) }
             break
         }
         var buf = [UInt8](repeating: 0, count: 1024)
@@ -153,7 +154,7 @@ final class SeqPacketBearer: ATTBearer {
             if n == 0 { throw .transport("the device closed the connection") }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { timedOut = true; throw .transport("no answer") }
-            throw .transport("recv: " + String(cString: strerror(errno)))
+            throw .transport("recv: " + errnoText())
         }
     }
 }

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import FoundationEssentials
+import PetCore
+import PetDevice
 
 /// The phone's side of the link (docs/protocol.md, "Writing a client"): one blocking connection
 /// with a receive timeout, frames both ways. Used by deskpetctl, its tests and the bench.
@@ -36,7 +38,7 @@ public final class LinkClient {
         switch address {
         case let .tcp(host, port):
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw .unreachable(address: where_, reason: "socket: \(Self.errnoText())") }
+            guard fd >= 0 else { throw .unreachable(address: where_, reason: "socket: \(errnoText())") }
             guard let b = ipv4(host) else { Glibc.close(fd); throw .unreachable(address: where_, reason: "not an IPv4 address") }
             var sa = sockaddr_in()
             sa.sin_family = sa_family_t(AF_INET)
@@ -44,12 +46,12 @@ public final class LinkClient {
             sa.sin_addr.s_addr = UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
             Self.setTimeouts(fd, seconds: self.timeoutSeconds)
             let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            guard r == 0 else { let e = Self.errnoText(); Glibc.close(fd); throw .unreachable(address: where_, reason: e) }
+            guard r == 0 else { let e = errnoText(); Glibc.close(fd); throw .unreachable(address: where_, reason: e) }
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         case .unix(let path):
             fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw .unreachable(address: where_, reason: "socket: \(Self.errnoText())") }
+            guard fd >= 0 else { throw .unreachable(address: where_, reason: "socket: \(errnoText())") }
             var sa = sockaddr_un()
             sa.sun_family = sa_family_t(AF_UNIX)
             let bytes = Array(path.utf8)
@@ -58,7 +60,7 @@ public final class LinkClient {
             }
             Self.setTimeouts(fd, seconds: self.timeoutSeconds)
             let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-            guard r == 0 else { let e = Self.errnoText(); Glibc.close(fd); throw .unreachable(address: where_, reason: e) }
+            guard r == 0 else { let e = errnoText(); Glibc.close(fd); throw .unreachable(address: where_, reason: e) }
         }
         stream = SocketStream(fd: fd, peer: where_, timeoutSeconds: self.timeoutSeconds)
     }
@@ -250,7 +252,6 @@ public final class LinkClient {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 extension JSONValue {

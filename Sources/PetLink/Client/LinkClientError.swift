@@ -1,3 +1,5 @@
+import PetCore
+
 /// What went wrong on the phone's side of the link (deskpetctl), naming what and where. Never
 /// carries personal text: only addresses, message types, codes and the device's own messages
 /// (which never repeat personal text either, docs/protocol.md#messages-from-the-device).
@@ -27,8 +29,6 @@ public enum LinkClientError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// Domain codes: a refusal that is final (the command leaves the offline queue).
-    public static let domainCodes: Set<String> = ["invalid_field", "missing_field", "not_found", "already_exists", "invalid_state",
-                                                  "insufficient_coins", "limit_reached", "rate_limited", "unknown_command",
-                                                  "unknown_time_zone", "malformed", "confirm_on_device", "unsupported"]
+    /// Codes of a refusal that is final (the command leaves the offline queue): `ErrorCode.final`.
+    public static var domainCodes: Set<String> { ErrorCode.final }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PetDevice
 
 /// The bytes under a `LinkClient`: a stream of phone-protocol frames both ways. A TCP or Unix
 /// stream socket (`SocketStream`) or GATT over an L2CAP ATT channel (`BLEStream`). The client
@@ -40,7 +41,7 @@ public final class SocketStream: LinkByteStream {
             if n > 0 { off += n; continue }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw .timeout(waitingFor: "room to send", seconds: timeoutSeconds) }
-            throw .connectionLost(address: peer, reason: n == 0 ? "send returned 0" : LinkClient.errnoText())
+            throw .connectionLost(address: peer, reason: n == 0 ? "send returned 0" : errnoText())
         }
     }
 
@@ -58,7 +59,7 @@ public final class SocketStream: LinkByteStream {
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { throw .timeout(waitingFor: "message", seconds: timeoutSeconds) }
-                throw .connectionLost(address: peer, reason: LinkClient.errnoText())
+                throw .connectionLost(address: peer, reason: errnoText())
             }
             return Array(buf[0..<n])
         }

@@ -97,11 +97,11 @@ public enum StateFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw ClientStateError(path: path, what: "cannot open: \(String(cString: strerror(errno)))")
+            throw ClientStateError(path: path, what: "cannot open: \(errnoText())")
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw ClientStateError(path: path, what: "cannot inspect: \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &st) == 0 else { throw ClientStateError(path: path, what: "cannot inspect: \(errnoText())") }
         guard st.st_mode & S_IFMT == S_IFREG else {
             throw ClientStateError(path: path, what: "is not a regular file (a device, FIFO, socket or folder); nothing was read")
         }
@@ -114,7 +114,7 @@ public enum StateFile {
             let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw ClientStateError(path: path, what: "cannot read: \(String(cString: strerror(errno)))")
+                throw ClientStateError(path: path, what: "cannot read: \(errnoText())")
             }
             if n == 0 { break }
             out += buf[0..<n]
@@ -136,7 +136,7 @@ public enum StateFile {
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw ClientStateError(path: prefix, what: "cannot create the folder: \(String(cString: strerror(errno)))")
+                throw ClientStateError(path: prefix, what: "cannot create the folder: \(errnoText())")
             }
         }
     }

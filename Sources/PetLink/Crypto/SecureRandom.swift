@@ -2,6 +2,7 @@ import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
+import PetDevice
 
 /// Where pairing codes, challenges and tokens come from. The device uses the kernel's
 /// (`SystemRandom`, getrandom(2)); tests inject a seeded one.
@@ -33,7 +34,7 @@ public final class SystemRandom: SecureRandom {
             let r = out.withUnsafeMutableBytes { getrandom($0.baseAddress! + filled, count - filled, 0) }
             if r < 0 {
                 if errno == EINTR { continue }
-                throw .system(what: "getrandom", reason: String(cString: strerror(errno)))
+                throw .system(what: "getrandom", reason: errnoText())
             }
             filled += r
         }

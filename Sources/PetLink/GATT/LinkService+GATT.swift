@@ -15,10 +15,10 @@ extension LinkService {
     /// connections' timers restart (a clock jump is not time they were idle).
     public func setClock(unixMs ms: Int64, loop: LinkHost) throws(HardwareError) {
         guard loop.clockIsSettable else {
-            throw HardwareError(device: "clock", operation: "set the time", reason: "this device's clock cannot be set from the phone")
+            throw HardwareError(.unsupported, device: "clock", operation: "set the time", reason: "this device's clock cannot be set from the phone")
         }
         guard TimeRange.contains(Instant(floorDiv(ms, 1000))) else {
-            throw HardwareError(device: "clock", operation: "set the time", reason: "\(ms) ms is outside the valid range \(TimeRange.text)")
+            throw HardwareError(.invalidArgument, device: "clock", operation: "set the time", reason: "\(ms) ms is outside the valid range \(TimeRange.text)")
         }
         try loop.setWallClock(ms: ms)
         let now = loop.nowMs

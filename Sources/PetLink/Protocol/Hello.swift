@@ -15,4 +15,18 @@ public struct Hello: Codable, Sendable, Equatable {
     public init(version: Int = ProtocolVersion.current, client: String? = nil, token: String? = nil, lastSeq: Int64? = nil) {
         self.version = version; self.client = client; self.token = token; self.lastSeq = lastSeq
     }
+
+    /// `last_seq` is a journal sequence number: 0 or more. A negative one is refused (it used to
+    /// be read as 0), not guessed at.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decode(String.self, forKey: .type)
+        version = try c.decode(Int.self, forKey: .version)
+        client = try c.decodeIfPresent(String.self, forKey: .client)
+        token = try c.decodeIfPresent(String.self, forKey: .token)
+        lastSeq = try c.decodeIfPresent(Int64.self, forKey: .lastSeq)
+        if let s = lastSeq, s < 0 {
+            throw DecodingError.dataCorruptedError(forKey: .lastSeq, in: c, debugDescription: "must be 0 or more")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PetDevice
 
 /// The protocol's version (`hello.version`, `welcome.version`).
 public enum ProtocolVersion {
@@ -21,6 +22,13 @@ public enum ClientMessage: Sendable, Equatable {
     public static func decode(_ body: [UInt8]) throws(LinkError) -> ClientMessage {
         guard let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }), first == UInt8(ascii: "{") else {
             throw .malformed(what: "a frame must hold one JSON object")
+        }
+        // One strict reading first (PetDevice/IO/StrictJSON, RFC 8259): valid UTF-8 everywhere
+        // (also in fields the decoder below ignores), no trailing commas, no duplicate keys (the
+        // decoder would keep one of them: a second `token` could be smuggled past a check of the
+        // first), no byte-order mark, nothing after the object. Only then the typed decoding.
+        do { _ = try StrictJSON.parse(body) } catch {
+            throw .malformed(what: "not strict JSON: \(error.description)")
         }
         let data = Data(body)
         let decoder = JSONDecoder()
@@ -69,11 +77,14 @@ public enum MessageEncoder {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every message is plain data (strings, numbers, arrays): encoding cannot fail; if it
         // ever did, the peer gets an internal error rather than nothing.
-        guard let data = try? encoder.encode(message) else {
-            return Array(#"{"code":"internal","message":"a reply could not be encoded","type":"error"}"#.utf8)
-        }
+        guard let data = try? encoder.encode(message) else { return unencodable }
         return Array(data)
     }
+
+    /// What the peer gets when a message cannot be encoded: an `internal` error. Written out here
+    /// because this folder compiles on its own (the frame fuzzer); a test checks that its code is
+    /// PetCore's `ErrorCode.internalError`.
+    public static let unencodable = Array(#"{"code":"internal","message":"a reply could not be encoded","type":"error"}"#.utf8)
 
     /// The whole frame (length prefix + body) for a message.
     public static func frame<T: Encodable>(_ message: T) -> [UInt8] { Frame.encode(body(message)) }

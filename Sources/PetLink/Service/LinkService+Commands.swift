@@ -40,13 +40,13 @@ extension LinkService {
     /// Validates a command message and parses it against the device's current state.
     func prepare(_ m: CommandMessage, phone: String, from c: Int, loop: LinkHost) -> Prepared {
         guard Self.validClientID(m.id) else {
-            return .answered(reply(c, ErrorMessage(id: nil, code: DomainError.invalidField(field: "id", reason: "").code,
+            return .answered(reply(c, ErrorMessage(id: nil, code: ErrorCode.invalidField,
                                                    message: "invalid id: must be 1–\(Self.maxClientID) ASCII letters, digits or - _ . : #")))
         }
         var fields: [String: String] = [:]
         for (k, v) in m.fields ?? [:] {
             guard let text = v.fieldText else {
-                return .answered(reply(c, ErrorMessage(id: m.id, code: "invalid_field", message: "invalid \(k.prefix(40)): must be a string, a whole number or a boolean")))
+                return .answered(reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField, message: "invalid \(k.prefix(40)): must be a string, a whole number or a boolean")))
             }
             fields[k] = text
         }
@@ -127,7 +127,7 @@ extension LinkService {
 
     private func setTime(id: String, fields: [String: String], from c: Int, loop: LinkHost) -> [LinkFrame] {
         guard let text = fields["unix_ms"], let ms = Int64(text), ms > 0, TimeRange.contains(Instant(ms / 1000)) else {
-            return reply(c, ErrorMessage(id: id, code: "invalid_field", message: "invalid unix_ms: must be milliseconds since 1970 (a positive whole number, up to 9999-12-31)"))
+            return reply(c, ErrorMessage(id: id, code: ErrorCode.invalidField, message: "invalid unix_ms: must be milliseconds since 1970, a positive whole number in \(TimeRange.text)"))
         }
         do { try setClock(unixMs: ms, loop: loop) } catch {
             log?("link: time.set failed: \(error)")

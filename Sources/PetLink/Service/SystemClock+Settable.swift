@@ -10,7 +10,7 @@ extension SystemClock: SettableClock {
     public func setWallMs(_ ms: Int64) throws(HardwareError) {
         var ts = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int(ms % 1000) * 1_000_000)
         if clock_settime(CLOCK_REALTIME, &ts) != 0 {
-            throw HardwareError(device: "system clock", operation: "set the time", reason: String(cString: strerror(errno)))
+            throw HardwareError(device: "system clock", operation: "set the time", errno: errno)
         }
     }
 }

@@ -20,7 +20,7 @@ public final class MultiLink: PhoneLink {
         self.links = links
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else {
-            throw HardwareError(device: "phone link", operation: "epoll_create1", reason: String(cString: strerror(errno)))
+            throw HardwareError(device: "phone link", operation: "epoll_create1", errno: errno)
         }
         for (i, l) in links.enumerated() {
             guard let fd = l.fileDescriptor else { continue }
@@ -28,9 +28,9 @@ public final class MultiLink: PhoneLink {
             ev.events = EPOLLIN.rawValue
             ev.data.u64 = UInt64(i)
             guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &ev) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let e = errno
                 close(epollFD)
-                throw HardwareError(device: "phone link", operation: "watch transport \(i + 1)", reason: reason)
+                throw HardwareError(device: "phone link", operation: "watch transport \(i + 1)", errno: e)
             }
         }
     }

@@ -46,7 +46,7 @@ public final class SocketLink: PhoneLink {
             throw .badAddress(address.description, reason: "not a loopback address: listening there needs the board's link-remote setting or --link-remote")
         }
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw .system(what: "epoll_create1", reason: Self.errnoText()) }
+        guard epoll >= 0 else { throw .system(what: "epoll_create1", reason: errnoText()) }
         do {
             try open()
         } catch {
@@ -63,7 +63,7 @@ public final class SocketLink: PhoneLink {
         switch address {
         case let .tcp(host, port):
             listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: Self.errnoText()) }
+            guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: errnoText()) }
             var one: Int32 = 1
             setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
             guard let b = ipv4(host) else { throw .badAddress(where_, reason: "not an IPv4 address") }
@@ -72,14 +72,14 @@ public final class SocketLink: PhoneLink {
             sa.sin_port = port.bigEndian
             sa.sin_addr.s_addr = (UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24)
             let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            guard r == 0 else { throw .system(what: "bind \(where_)", reason: Self.errnoText()) }
+            guard r == 0 else { throw .system(what: "bind \(where_)", reason: errnoText()) }
             var bound = sockaddr_in()
             var len = socklen_t(MemoryLayout<sockaddr_in>.size)
             _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
             self.port = UInt16(bigEndian: bound.sin_port)
         case .unix(let path):
             listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: Self.errnoText()) }
+            guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: errnoText()) }
             var sa = sockaddr_un()
             sa.sun_family = sa_family_t(AF_UNIX)
             let bytes = Array(path.utf8)
@@ -97,10 +97,10 @@ public final class SocketLink: PhoneLink {
                 unlink(path)
             }
             let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-            guard r == 0 else { throw .system(what: "bind \(where_)", reason: Self.errnoText()) }
+            guard r == 0 else { throw .system(what: "bind \(where_)", reason: errnoText()) }
             chmod(path, 0o600)
         }
-        guard listen(listener, 128) == 0 else { throw .system(what: "listen \(where_)", reason: Self.errnoText()) }
+        guard listen(listener, 128) == 0 else { throw .system(what: "listen \(where_)", reason: errnoText()) }
         try watch(listener, out: false, add: true)
     }
 
@@ -120,7 +120,7 @@ public final class SocketLink: PhoneLink {
         ev.events = EPOLLIN.rawValue | (out ? EPOLLOUT.rawValue : 0)
         ev.data.fd = fd
         guard epoll_ctl(epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev) == 0 else {
-            throw .system(what: "epoll_ctl", reason: Self.errnoText())
+            throw .system(what: "epoll_ctl", reason: errnoText())
         }
     }
 
@@ -148,7 +148,7 @@ public final class SocketLink: PhoneLink {
         let n = ready.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
         if n < 0 {
             if errno == EINTR { return events }
-            throw HardwareError(device: "phone link \(address)", operation: "epoll_wait", reason: Self.errnoText())
+            throw HardwareError(device: "phone link \(address)", operation: "epoll_wait", errno: errno)
         }
         for i in 0..<Int(n) {
             let fd = ready[i].data.fd
@@ -250,5 +250,4 @@ public final class SocketLink: PhoneLink {
         events.append(.disconnected(client: c))
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -107,11 +107,11 @@ public final class WebLink: PhoneLink {
             throw .badAddress("\(host):\(port)", reason: "not a loopback address: serving the web app there needs --link-remote")
         }
         for o in options.origins where Self.normalOrigin(o) == nil {
-            throw .badAddress(o, reason: "an origin is scheme://host[:port] with http or https, nothing after")
+            throw .badAddress(o, reason: "a web origin is http(s)://host[:port], nothing after")
         }
         root = try options.webRoot.map { dir throws(LinkError) in try WebRoot(dir) }
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw .system(what: "epoll_create1", reason: Self.errnoText()) }
+        guard epoll >= 0 else { throw .system(what: "epoll_create1", reason: errnoText()) }
         do { try open(host: host, port: port) } catch {
             close()
             throw error
@@ -123,7 +123,7 @@ public final class WebLink: PhoneLink {
     private func open(host: String, port: UInt16) throws(LinkError) {
         let where_ = "\(host):\(port)"
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: Self.errnoText()) }
+        guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: errnoText()) }
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         guard let b = ipv4(host) else { throw .badAddress(where_, reason: "not an IPv4 address") }
@@ -132,15 +132,15 @@ public final class WebLink: PhoneLink {
         sa.sin_port = port.bigEndian
         sa.sin_addr.s_addr = UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
         let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard r == 0 else { throw .system(what: "bind \(where_)", reason: Self.errnoText()) }
+        guard r == 0 else { throw .system(what: "bind \(where_)", reason: errnoText()) }
         var bound = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
         self.port = UInt16(bigEndian: bound.sin_port)
-        guard listen(listener, 128) == 0 else { throw .system(what: "listen \(where_)", reason: Self.errnoText()) }
+        guard listen(listener, 128) == 0 else { throw .system(what: "listen \(where_)", reason: errnoText()) }
         try watch(listener, out: false, add: true)
         timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        guard timer >= 0 else { throw .system(what: "timerfd_create", reason: Self.errnoText()) }
+        guard timer >= 0 else { throw .system(what: "timerfd_create", reason: errnoText()) }
         try watch(timer, out: false, add: true)
     }
 
@@ -149,7 +149,7 @@ public final class WebLink: PhoneLink {
         ev.events = EPOLLIN.rawValue | (out ? EPOLLOUT.rawValue : 0)
         ev.data.fd = fd
         guard epoll_ctl(epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev) == 0 else {
-            throw .system(what: "epoll_ctl", reason: Self.errnoText())
+            throw .system(what: "epoll_ctl", reason: errnoText())
         }
     }
 
@@ -227,7 +227,7 @@ public final class WebLink: PhoneLink {
         var ready = [epoll_event](repeating: epoll_event(), count: 64)
         let n = ready.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
         if n < 0 && errno != EINTR {
-            throw HardwareError(device: "web link \(host):\(port)", operation: "epoll_wait", reason: Self.errnoText())
+            throw HardwareError(device: "web link \(host):\(port)", operation: "epoll_wait", errno: errno)
         }
         for i in 0..<max(0, Int(n)) {
             let fd = ready[i].data.fd
@@ -497,5 +497,4 @@ public final class WebLink: PhoneLink {
         Glibc.close(fd)
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PetDevice
 
 /// The companion web app's files, served read-only by `WebLink` (docs/companion.md, "Serving the
 /// app from the device"). GET and HEAD of regular files under one folder, by an allow-list of
@@ -33,11 +34,11 @@ public struct WebRoot: Sendable {
 
     public init(_ folder: String) throws(LinkError) {
         guard let real = Self.realPath(folder) else {
-            throw .badAddress(folder, reason: "the web root cannot be opened: \(String(cString: strerror(errno)))")
+            throw .system(what: "web root \(folder)", reason: errnoText())
         }
         var st = stat()
         guard stat(real, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
-            throw .badAddress(folder, reason: "the web root is not a folder")
+            throw .system(what: "web root \(folder)", reason: "not a folder")
         }
         path = real
     }

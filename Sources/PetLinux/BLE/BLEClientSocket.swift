@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CBluetooth
 import PetLink
+import PetDevice
 
 /// The phone's end of the BLE link (`deskpetctl --ble`): an L2CAP LE socket (AF_BLUETOOTH,
 /// SOCK_SEQPACKET, BTPROTO_L2CAP) connected to the device's ATT channel (CID 4), BT_SECURITY
@@ -36,7 +37,7 @@ public enum BLEClientSocket {
     public static func connect(_ address: BLEAddress, timeoutSeconds: Int) throws(BLEClientError) -> Int32 {
         let name = address.description
         let fd = socket(AF_BLUETOOTH, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_L2CAP)
-        guard fd >= 0 else { throw .noBluetooth(reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .noBluetooth(reason: errnoText()) }
         var ok = false
         defer { if !ok { close(fd) } }
         try checkAdapters()
@@ -46,12 +47,12 @@ public enum BLEClientSocket {
         local.l2_cid = 4   // ATT (little-endian on the wire and on every host DeskPet runs on)
         local.l2_bdaddr_type = UInt8(BDADDR_LE_PUBLIC)
         let b = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) } }
-        guard b == 0 else { throw .connectFailed(address: name, reason: "bind: " + String(cString: strerror(errno))) }
+        guard b == 0 else { throw .connectFailed(address: name, reason: "bind: " + errnoText()) }
 
         var sec = bt_security()
         sec.level = UInt8(BT_SECURITY_MEDIUM)
         guard setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &sec, socklen_t(MemoryLayout<bt_security>.size)) == 0 else {
-            throw .connectFailed(address: name, reason: "setsockopt BT_SECURITY: " + String(cString: strerror(errno)))
+            throw .connectFailed(address: name, reason: "setsockopt BT_SECURITY: " + errnoText())
         }
 
         var remote = sockaddr_l2()
@@ -117,7 +118,7 @@ public enum BLEClientSocket {
     }
 
     static func mapConnect(_ e: Int32, _ name: String) -> BLEClientError {
-        let text = String(cString: strerror(e))
+        let text = errnoText(e)
         switch e {
         case ETIMEDOUT, EHOSTDOWN, ECONNREFUSED: return .addressNotFound(address: name, reason: text)
         case EACCES, EPERM: return .pairingNeeded(address: name)   // SMP failed: the link stays unencrypted

@@ -52,7 +52,7 @@ public final class MgmtSocket {
                 }
             }
             if let reply { return reply }
-            guard waited < timeoutMs else { throw HardwareError(device: "bluetooth mgmt", operation: c.name, reason: "no reply in \(timeoutMs) ms") }
+            guard waited < timeoutMs else { throw HardwareError(.timedOut, device: "bluetooth mgmt", operation: c.name, reason: "no reply in \(timeoutMs) ms") }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let step: Int32 = 100
             if poll(&p, 1, step) < 0, errno != EINTR { throw Self.error("wait for \(c.name)", errno) }
@@ -64,7 +64,7 @@ public final class MgmtSocket {
     @discardableResult
     public func require(_ c: MgmtCommand) throws(HardwareError) -> [UInt8] {
         let (st, p) = try run(c)
-        guard st == 0 else { throw HardwareError(device: "bluetooth mgmt hci\(c.index)", operation: c.name, reason: "status 0x\(String(st, radix: 16)) (\(Self.statusName(st)))") }
+        guard st == 0 else { throw HardwareError(.refused, device: "bluetooth mgmt hci\(c.index)", operation: c.name, reason: "status 0x\(String(st, radix: 16)) (\(Self.statusName(st)))") }
         return p
     }
 
@@ -137,7 +137,7 @@ public final class BLEAdapter {
         if let index { self.index = index } else {
             let p = try mgmt.require(.readIndexList())
             guard p.count >= 4 else {
-                throw HardwareError(device: "bluetooth", operation: "find a controller",
+                throw HardwareError(.notFound, device: "bluetooth", operation: "find a controller",
                                     reason: "no Bluetooth adapter (the kernel lists none: check `ls /sys/class/bluetooth`, `rfkill list`, and that the board's Bluetooth overlay or firmware is loaded)")
             }
             self.index = UInt16(p[2]) | UInt16(p[3]) << 8

@@ -56,7 +56,7 @@ public final class SSD1306Emulator: I2CBus {
 
     public func write(address a: UInt8, _ data: UnsafeRawBufferPointer) throws(HardwareError) {
         guard a == address else {
-            throw HardwareError(device: "i2c emulator", operation: "write \(data.count) bytes to 0x\(hex(a))",
+            throw HardwareError(.notFound, device: "i2c emulator", operation: "write \(data.count) bytes to 0x\(hex(a))",
                                 reason: "no ACK: nothing answers at 0x\(hex(a)) (the SSD1306 is at 0x\(hex(address)))")
         }
         messages += 1

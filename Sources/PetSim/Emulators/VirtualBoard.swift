@@ -149,7 +149,7 @@ public final class EmulatedParts: BoardParts {
     }
 
     func missing(_ what: String) -> HardwareError {
-        HardwareError(device: what, operation: "open", reason: "not wired to an emulator (the emulators are ST7789 and SSD1680 on SPI, SSD1306 on I2C)")
+        HardwareError(.unsupported, device: what, operation: "open", reason: "not wired to an emulator (the emulators are ST7789 and SSD1680 on SPI, SSD1306 on I2C)")
     }
 
     public func spiBus(device: String, clockHz: Int, mode: Int) throws(HardwareError) -> SPIBus {

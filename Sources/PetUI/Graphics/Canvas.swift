@@ -106,7 +106,7 @@ public struct Canvas: Sendable {
     public mutating func clearDirty() { dirty = nil }
 
     /// Records that `r` (already clipped or not) was touched.
-    mutating func markDirty(_ r: Rect) {
+    public mutating func markDirty(_ r: Rect) {
         guard let c = r.intersection(bounds) else { return }
         dirty = dirty.map { $0.union(c) } ?? c
     }

@@ -28,7 +28,8 @@ public struct MonoCanvas: Sendable, Equatable {
     public let height: Int
     /// Bytes per row.
     public let stride: Int
-    /// Packed pixels, `stride * height` bytes (the SSD1680 layout, see `ssd1680Bytes`).
+    /// Packed pixels, `stride * height` bytes, row-major as described above (the SSD1680 driver
+    /// sends these rows as they are: PetDevice/Drivers/SSD1680RAM.swift).
     public private(set) var bytes: [UInt8]
     /// Union of all areas touched since the last `clearDirty()` (nil = nothing drawn).
     public var dirty: Rect?
@@ -230,46 +231,6 @@ public struct MonoCanvas: Sendable, Equatable {
             }
         }
         return out
-    }
-
-    // MARK: Panel layouts
-
-    /// SSD1306 (page-major): for each page of 8 rows, top to bottom, one byte per column, left to
-    /// right; bit 0 is the page's top row; 1 = lit. Rows past the bottom edge read as 0 (dark).
-    public func ssd1306Bytes() -> [UInt8] {
-        ssd1306Bytes(in: bounds).bytes
-    }
-
-    /// The pages and columns covering `rect` (the rect grown to whole pages and clipped), with
-    /// their bytes in the same order: the window to send for a partial update.
-    public func ssd1306Bytes(in rect: Rect) -> (area: Rect, bytes: [UInt8]) {
-        guard let r = rect.intersection(bounds) else { return (Rect(x: 0, y: 0, w: 0, h: 0), []) }
-        let p0 = r.y / 8, p1 = (r.maxY + 7) / 8
-        var out: [UInt8] = []
-        out.reserveCapacity((p1 - p0) * r.w)
-        for page in p0..<p1 {
-            for x in r.x..<r.maxX {
-                var b: UInt8 = 0
-                for k in 0..<8 where pixel(x: x, y: page * 8 + k) == .white { b |= 1 << UInt8(k) }
-                out.append(b)
-            }
-        }
-        return (Rect(x: r.x, y: p0 * 8, w: r.w, h: min(height, p1 * 8) - p0 * 8), out)
-    }
-
-    /// SSD1680 (row-major): rows top to bottom, `stride` bytes each, leftmost pixel in the most
-    /// significant bit; 1 = white; the unused low bits of a row's last byte are 1.
-    public func ssd1680Bytes() -> [UInt8] { bytes }
-
-    /// The rows and whole bytes covering `rect` (x grown to multiples of 8 and clipped), row by
-    /// row: the RAM window to send for a partial refresh.
-    public func ssd1680Bytes(in rect: Rect) -> (area: Rect, bytes: [UInt8]) {
-        guard let r = rect.intersection(bounds) else { return (Rect(x: 0, y: 0, w: 0, h: 0), []) }
-        let b0 = r.x / 8, b1 = (r.maxX + 7) / 8
-        var out: [UInt8] = []
-        out.reserveCapacity((b1 - b0) * r.h)
-        for y in r.y..<r.maxY { out.append(contentsOf: bytes[(y * stride + b0)..<(y * stride + b1)]) }
-        return (Rect(x: b0 * 8, y: r.y, w: min(width, b1 * 8) - b0 * 8, h: r.h), out)
     }
 }
 

@@ -94,14 +94,14 @@ public struct Navigator: Sendable {
         }
     }
 
-    public private(set) var ui: UIState
+    public internal(set) var ui: UIState
     /// What the screen shows of the navigation: the list rows, the highlighted row, the visible
     /// window and the hints, for `config`'s board and display. Made by `sync` after every change;
     /// screens draw it (`ScreenContext(navigator:…)`) and the inputs act on its highlighted row.
     public private(set) var view = NavView()
     public var config: Config
     /// Missed-while-off reminders the owner has seen (the banner counts the rest).
-    public private(set) var missedSeen: Int
+    public internal(set) var missedSeen: Int
     /// The view before the last tap, to restore when the tap grows into a longer gesture.
     var beforeTap: (ui: UIState, missedSeen: Int)?
     /// The last press only woke the screen: its hold or double tap is ignored too.
@@ -200,7 +200,8 @@ public struct Navigator: Sendable {
         return false
     }
 
-    /// The action table of what the screen shows now (NavigatorActions.swift).
+    /// The action table of what the screen shows now (NavigatorActions.swift, and the screen's
+    /// definition under Screens/).
     /// (`sync` makes it with the view, so it is current whenever an input arrives.)
     public func actionTable(state: PetState, now: Instant) -> [NavAction] { view.actions }
 
@@ -212,36 +213,9 @@ public struct Navigator: Sendable {
         if let r = ui.reminder, ui.screen != .boot { return reminderInput(input, r, state: state) }
         if ui.menu != nil { return menuInput(input, state: state, now: now) }
         if input == .doubleBack, ui.screen != .home { goHome(); return [] }
-        switch ui.screen {
-        case .boot: ui.screen = .home; return []
-        case .home: return homeInput(input, state: state, now: now)
-        case .today: return todayInput(input, state: state)
-        case .taskDetail: return detailInput(input, state: state)
-        case .shop: return shopInput(input, state: state)
-        case .wardrobe: return wardrobeInput(input, state: state)
-        case .stats:
-            switch input {
-            case .next, .select, .forward: ui.statsPage = (ui.statsPage + 1) % 3
-            case .previous: ui.statsPage = (ui.statsPage + 2) % 3
-            case .back: pop()
-            default: break
-            }
-            return []
-        case .focus: return focusInput(input, state: state)
-        case .urgeLog: return urgeInput(input, state: state)
-        case .commitments: return commitmentInput(input, state: state, now: now)
-        case .settings: return settingsInput(input, state: state)
-        case .pairing:
-            switch input {
-            case .previous, .next: if ui.pairingCode == nil { move(input) }
-            case .holdSelect:
-                // Unpair the highlighted phone (its token stops working at once).
-                if ui.pairingCode == nil, let id = selected("phone") { return [.send(.phone(.unpair(id: id)))] }
-            case .back: pop()
-            default: break
-            }
-            return []
-        }
+        // What the input does on the screen shown: its definition says (ScreenDefinition.swift).
+        let screen = ui.screen.definition
+        return screen.input(input, nav: &self, state: state, now: now)
     }
 
     // MARK: - Screens
@@ -279,269 +253,15 @@ public struct Navigator: Sendable {
             open(NavRows.menu[i], state: state, now: now)
         case .holdSelect:
             // The entry's job at once: start focus (then the focus screen shows the session), feed.
-            guard let job = NavRows.menuJob(NavRows.menu[i], state: state) else { break }
+            let entry = NavRows.menu[i]
+            guard let job = NavRows.menuJob(entry, state: state) else { break }
             ui.menu = nil
-            if NavRows.menu[i] == .focus { open(.focus, state: state, now: now) }
+            if entry.definition.menuJobOpens { open(entry, state: state, now: now) }
             return [.send(job.action)]
         case .back, .doubleBack: ui.menu = nil
         default: break
         }
         return []
-    }
-
-    private mutating func homeInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
-        let items = view.homeItems ?? NavRows.home(state)
-        let shown = items.indices.contains(ui.cursor) ? items[ui.cursor] : items.first ?? nil
-        switch input {
-        case .previous: ui.cursor = (ui.cursor + items.count - 1) % items.count
-        case .next: ui.cursor = (ui.cursor + 1) % items.count
-        case .select, .forward: ui.menu = 0
-        case .holdSelect:
-            switch shown {
-            case .task(let id)?: return [.send(.completeTask(id: id))]
-            case .habit(let item)?: return [.send(.habit(.check(item: item)))]
-            case nil: break
-            }
-        case .holdPrevious:
-            if case .task(let id)? = shown, state.tasks[id]?.state == .pending { return [.send(.startTask(id: id))] }
-        case .doubleSelect: return [.send(.petThePet)]
-        case .back:
-            missedSeen = state.remindersMissed
-            ui.cursor = 0
-            // And the first-run tip goes (stored with the settings).
-            if Navigator.tip(state: state, config: config) != nil {
-                var d = state.device
-                d.holdTipDone = true
-                return [.send(.setDevice(d))]
-            }
-        case .doubleBack:
-            ui.cursor = 0
-        case .holdBack:
-            if !state.quitTriggers.isEmpty { open(.urgeLog, state: state, now: now) }
-        default: break
-        }
-        return []
-    }
-
-    private mutating func todayInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        // The row the screen highlights.
-        let row: NavRows.TodayRow? = selected("task").map { .task(id: $0) } ?? selected("habit").map { .habit(item: $0) }
-        switch input {
-        case .previous, .next: move(input)
-        case .select, .forward:
-            switch row {
-            case .task(let id)?: open(.taskDetail); ui.detailTaskID = id
-            case .habit(let item)?:
-                return [.send(.habit(state.checkedToday.contains(item) ? .uncheck(item: item) : .check(item: item)))]
-            case nil: break
-            }
-        case .holdSelect: if case .task(let id)? = row { return [.send(.completeTask(id: id))] }
-        case .holdPrevious:
-            if case .task(let id)? = row, state.tasks[id]?.state == .pending { return [.send(.startTask(id: id))] }
-        case .back: pop()
-        default: break
-        }
-        return []
-    }
-
-    private mutating func detailInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        let tasks = state.openTasks()
-        guard let id = ui.detailTaskID, let t = state.tasks[id] else { pop(); return [] }
-        switch input {
-        case .previous, .next:
-            guard !tasks.isEmpty else { break }
-            let i = tasks.firstIndex { $0.id == id } ?? 0
-            let j = input == .next ? (i + 1) % tasks.count : (i + tasks.count - 1) % tasks.count
-            ui.detailTaskID = tasks[j].id
-        case .holdSelect:
-            if t.isOpen { pop(); return [.send(.completeTask(id: id))] }
-        case .holdPrevious:
-            if t.state == .pending { return [.send(.startTask(id: id))] }
-        case .back: pop()
-        default: break
-        }
-        return []
-    }
-
-    private mutating func shopInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        switch input {
-        case .previous, .next: move(input)
-        case .select, .forward:
-            ui.shopTab = (ui.shopTab + 1) % NavRows.shopTabs.count
-            ui.cursor = 0; ui.scroll = 0
-        case .holdSelect:
-            if let item = selected("item") { return [.send(.shop(.buy(item: item)))] }
-        case .back: pop()
-        default: break
-        }
-        return []
-    }
-
-    private mutating func wardrobeInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        let shown = selected("item")
-        let row = NavRows.wardrobe(state).first { $0.item == shown }
-        switch input {
-        case .previous, .next: move(input)
-        case .select, .forward:
-            guard let row else { break }
-            switch row.kind {
-            case .food: break
-            case let .wearable(slot, worn):
-                return [.send(.shop(worn ? .unequip(slot: slot, item: row.item) : .equip(item: row.item)))]
-            case .homeItem(let slot?):
-                return [.send(.shop(.unplace(slot: slot)))]
-            case .homeItem(nil):
-                if let free = Catalogue.builtIn.homeSlots.first(where: { state.shop.placed[$0] == nil }) {
-                    return [.send(.shop(.place(item: row.item, slot: free)))]
-                }
-            }
-        case .holdSelect:
-            if let row, case .food = row.kind { return [.send(.shop(.feed(item: row.item)))] }
-        case .back: pop()
-        default: break
-        }
-        return []
-    }
-
-    private mutating func focusInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        switch input {
-        case .select, .forward:
-            if state.commitments.focus == nil { return [.send(.commitment(.startFocus(minutes: nil, block: [])))] }
-        case .holdPrevious, .holdSelect:
-            if state.commitments.focus != nil { return [.send(.commitment(.cancelFocus))] }
-        case .back: pop()
-        default: break
-        }
-        return []
-    }
-
-    private mutating func urgeInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        let n = max(1, ui.urgeTriggers.count), outcomes = QuitOutcome.allCases.count
-        switch input {
-        case .previous, .next:
-            let step = input == .next ? 1 : -1
-            if let o = ui.urgeOutcome { ui.urgeOutcome = (o + step + outcomes) % outcomes }
-            else { ui.urgeTrigger = (ui.urgeTrigger + step + n) % n }
-        case .select, .forward:
-            guard ui.urgeTriggers.indices.contains(ui.urgeTrigger) else { break }
-            guard let o = ui.urgeOutcome else { ui.urgeOutcome = 0; ui.scroll = 0; break }
-            let trigger = ui.urgeTriggers[ui.urgeTrigger]
-            goHome()
-            return [.send(.quit(.log(trigger: trigger, outcome: QuitOutcome.allCases[o], thoughts: nil)))]
-        case .back:
-            if ui.urgeOutcome != nil { ui.urgeOutcome = nil; ui.scroll = 0 } else { pop() }
-        default: break
-        }
-        return []
-    }
-
-    private mutating func commitmentInput(_ input: NavInput, state: PetState, now: Instant) -> [NavEffect] {
-        let shown = selected("commitment")
-        let c = NavRows.commitments(state).first { $0.id == shown }
-        switch input {
-        case .previous, .next: move(input)
-        case .select, .forward:
-            if let c, let o = c.current, o.contains(now), c.kind == .wakeUp || c.kind == .onTime {
-                return [.send(.commitment(.verify(id: c.id, source: .button)))]
-            }
-        case .holdPrevious:
-            if let c { return [.send(.commitment(.cancel(id: c.id)))] }
-        case .back: pop()
-        default: break
-        }
-        return []
-    }
-
-    private mutating func settingsInput(_ input: NavInput, state: PetState) -> [NavEffect] {
-        // The row the screen highlights (issue 7: never act on another one).
-        guard let row = selected("setting").flatMap(NavRows.SettingRow.init(rawValue:)) else { return [] }
-        if ui.editingSetting {
-            switch input {
-            case .previous, .next:
-                ui.editValue = Navigator.step(row, ui.editValue, up: input == .previous)
-            case .select, .forward:
-                ui.editingSetting = false
-                if let a = Navigator.action(row, value: ui.editValue, state: state) { return [.send(a)] }
-            case .holdSelect:
-                // Only on the armed row the screen shows ("hold B to erase").
-                if row == .factoryReset, !config.hasChord { ui.editingSetting = false; return [.factoryReset] }
-            case .back: ui.editingSetting = false
-            default: break
-            }
-            return []
-        }
-        switch input {
-        case .previous, .next: move(input)
-        case .select, .forward:
-            if row.isValue || row == .factoryReset {
-                ui.editingSetting = true
-                ui.editValue = Navigator.value(row, state: state)
-            } else if let a = Navigator.action(row, value: 0, state: state) {
-                return [.send(a)]
-            }
-        case .back: pop()
-        default: break
-        }
-        return []
-    }
-
-    // MARK: - Settings values
-
-    static let dimChoices = [15, 30, 60, 120, 300, 600, 1800, 3600]
-    static let sleepChoices = [60, 120, 300, 600, 900, 1800, 3600, 7200]
-
-    /// The current value of a settings row (what editing starts from).
-    static func value(_ row: NavRows.SettingRow, state: PetState) -> Int {
-        switch row {
-        case .dayStart: state.clock.dayStartHour
-        case .quietStart: state.quiet.startMinute
-        case .quietEnd: state.quiet.endMinute
-        case .brightness: state.device.brightness
-        case .dimAfter: state.device.dimAfter
-        case .sleepAfter: state.device.sleepAfter
-        case .theme, .sound, .pause, .factoryReset: 0
-        }
-    }
-
-    /// One step up or down (wrapping) of a value row.
-    static func step(_ row: NavRows.SettingRow, _ v: Int, up: Bool) -> Int {
-        func choose(_ list: [Int]) -> Int {
-            let i = list.lastIndex { $0 <= v } ?? 0
-            let exact = list.indices.contains(i) && list[i] == v
-            let j = up ? (i + 1) % list.count : (exact ? (i + list.count - 1) % list.count : i)
-            return list[j]
-        }
-        switch row {
-        case .dayStart: return ((v + (up ? 1 : -1)) % 24 + 24) % 24
-        case .quietStart, .quietEnd:
-            let m = v / 30 * 30
-            return ((m + (up ? 30 : (m == v ? -30 : 0))) % 1440 + 1440) % 1440
-        case .brightness:
-            let b = v / 10 * 10
-            let n = b + (up ? 10 : (b == v ? -10 : 0))
-            return n > 100 ? 10 : (n < 10 ? 100 : n)
-        case .dimAfter: return choose(dimChoices)
-        case .sleepAfter: return choose(sleepChoices)
-        case .theme, .sound, .pause, .factoryReset: return v
-        }
-    }
-
-    /// The command a settings row sends: toggles flip, value rows save `value`.
-    static func action(_ row: NavRows.SettingRow, value: Int, state: PetState) -> Action? {
-        var d = state.device
-        switch row {
-        case .dayStart: return .setDayStart(hour: value)
-        case .quietStart: return .setQuietHours(startMinute: value, endMinute: state.quiet.endMinute)
-        case .quietEnd: return .setQuietHours(startMinute: state.quiet.startMinute, endMinute: value)
-        case .theme: d.theme = d.theme == .dark ? .light : .dark
-        case .sound: d.sound.toggle()
-        case .brightness: d.brightness = value
-        case .dimAfter: d.dimAfter = value
-        case .sleepAfter: d.sleepAfter = value
-        case .pause: return state.paused ? .resume : .pause
-        case .factoryReset: return nil
-        }
-        return .setDevice(d)
     }
 
     // MARK: - Moving around
@@ -553,14 +273,7 @@ public struct Navigator: Sendable {
         ui.cursor = 0; ui.scroll = 0
         ui.menu = nil
         ui.editingSetting = false
-        switch s {
-        case .stats: ui.statsPage = 0
-        case .shop: ui.shopTab = 0
-        case .urgeLog:
-            ui.urgeTriggers = state.flatMap { st in now.map { st.urgeTriggerMenu(at: $0) } } ?? []
-            ui.urgeTrigger = 0; ui.urgeOutcome = nil
-        default: break
-        }
+        s.definition.opened(&ui, state: state, now: now)
     }
 
     /// Back one screen. Back to home from a menu screen reopens the menu on it.
@@ -653,8 +366,7 @@ public struct Navigator: Sendable {
         }
         let idle = now - ui.lastInput
         if idle >= config.homeAfter && ui.screen != .boot {
-            let busy = (ui.screen == .focus && state.commitments.focus != nil)
-                || (ui.screen == .pairing && ui.pairingCode != nil)
+            let busy = ui.screen.definition.staysOpen(ui: ui, state: state)
             if !busy && (ui.screen != .home || ui.menu != nil || ui.cursor != 0) { goHome() }
         }
         let d = state.device

@@ -1,9 +1,11 @@
 import PetCore
 
-// NavigatorActions.swift — the navigator's action table (issue 10 item 2): for the screen shown,
+// NavigatorActions.swift — the action table's vocabulary and its assembly: for the screen shown,
 // which inputs do something and what. The same table gates the inputs (`Navigator.handle` ignores
 // an input the table does not list) and makes the hint bar (named with the board's keys), so a
-// hint cannot promise what the key does not do, and a key cannot do what no hint could name.
+// hint cannot promise what the key does not do, and a key cannot do what no hint could name
+// (docs/navigation.md). Each screen's own entries are in its file (`ScreenDefinition.actions`);
+// the navigator adds the reminder overlay's, the menu's and double back going home.
 
 /// What an input does on the screen shown. Tests drive each hinted input and check its verb.
 public enum NavVerb: Sendable, Equatable {
@@ -111,186 +113,40 @@ public struct NavAction: Sendable, Equatable {
 
 extension Navigator {
     /// Every input that does something on the screen `ui` shows (with `state` and this board),
-    /// and what. `handle` ignores an input not listed here; the hint bar shows the listed ones
-    /// this board has a key for.
+    /// and what: the reminder overlay's or the menu's while they show, else the screen's own
+    /// (its definition's `actions`). `handle` ignores an input not listed here; the hint bar shows
+    /// the listed ones this board has a key for.
     static func actions(_ ui: UIState, state: PetState, now: Instant, config: Config, selected: String?,
                         count: Int, home: [NavRows.TodayRow?]?) -> [NavAction] {
-        func sel(_ kind: String) -> String? {
-            guard let id = selected, id.hasPrefix(kind + ":") else { return nil }
-            return String(id.dropFirst(kind.count + 1))
-        }
-        var a: [NavAction] = []
-        func add(_ i: NavInput, _ v: NavVerb, hinted: Bool = true, rank: Int = 1) { a.append(NavAction(i, v, hinted: hinted, rank: rank)) }
-        // Up and down where there is somewhere to go (more than one row).
-        func moves() {
-            guard count > 1 else { return }
-            add(.previous, .up, rank: 2)
-            add(.next, .down, rank: 2)
-        }
-        let oneDown = config.keys.hasOnePressDown
+        var t = NavActionTable(ui: ui, state: state, now: now, config: config, selected: selected, count: count, home: home)
         if let r = ui.reminder, ui.screen != .boot {
             // Any key dismisses; select opens what it is about, hold select completes its task.
-            if r.source != .pet { add(.select, .open(Navigator.reminderTarget(r, state: state)), rank: 0) }
-            if r.source == .task, state.tasks[r.ref]?.isOpen == true { add(.holdSelect, .command(.complete), rank: 0) }
-            add(.back, .dismiss, rank: 0)
-            for i in NavInput.allCases where !a.contains(where: { $0.input == i }) && i != .chord && i != .reset {
-                add(i, .dismiss, hinted: false)
+            if r.source != .pet { t.add(.select, .open(Navigator.reminderTarget(r, state: state)), rank: 0) }
+            if r.source == .task, state.tasks[r.ref]?.isOpen == true { t.add(.holdSelect, .command(.complete), rank: 0) }
+            t.add(.back, .dismiss, rank: 0)
+            for i in NavInput.allCases where !t.contains(i) && i != .chord && i != .reset {
+                t.add(i, .dismiss, hinted: false)
             }
-            if r.source != .pet { add(.forward, .open(Navigator.reminderTarget(r, state: state)), hinted: false) }
-            return a
+            if r.source != .pet { t.add(.forward, .open(Navigator.reminderTarget(r, state: state)), hinted: false) }
+            return t.entries
         }
         if let i = ui.menu {
-            add(.previous, .up, rank: 2)
+            t.add(.previous, .up, rank: 2)
             // Three buttons: hold A moves down too (one press, where double A is two).
-            add(.next, .down, hinted: oneDown, rank: 2)
-            if !oneDown { add(.holdPrevious, .down, rank: 2) }
+            t.add(.next, .down, hinted: t.oneDown, rank: 2)
+            if !t.oneDown { t.add(.holdPrevious, .down, rank: 2) }
             let entry = NavRows.menu[min(max(0, i), NavRows.menu.count - 1)]
-            add(.select, .open(entry), rank: 0)
-            add(.forward, .open(entry), hinted: false)
-            if let job = NavRows.menuJob(entry, state: state) { add(.holdSelect, .command(job.command), rank: 0) }
-            add(.back, .close, rank: 1)
-            add(.doubleBack, .close, hinted: false)
-            return a
+            t.add(.select, .open(entry), rank: 0)
+            t.add(.forward, .open(entry), hinted: false)
+            if let job = NavRows.menuJob(entry, state: state) { t.add(.holdSelect, .command(job.command), rank: 0) }
+            t.add(.back, .close, rank: 1)
+            t.add(.doubleBack, .close, hinted: false)
+            return t.entries
         }
-        if ui.screen != .home && ui.screen != .boot { add(.doubleBack, .home, hinted: false) }
-        switch ui.screen {
-        case .boot:
-            break
-        case .home:
-            let items = home ?? NavRows.home(state)
-            let shown = items.indices.contains(ui.cursor) ? items[ui.cursor] : items.first ?? nil
-            if items.count > 1 { add(.previous, .up, rank: 2); add(.next, .down, rank: 2) }
-            add(.select, .menu, rank: 0)
-            add(.forward, .menu, hinted: false)
-            switch shown {
-            case .task(let id)?:
-                add(.holdSelect, .command(.complete), rank: 0)
-                if state.tasks[id]?.state == .pending { add(.holdPrevious, .command(.startTask)) }
-            case .habit?: add(.holdSelect, .command(.check), rank: 0)
-            case nil: break
-            }
-            add(.holdBack, .open(.urgeLog), rank: 0)
-            add(.doubleSelect, .command(.pet))
-            if !state.device.holdTipDone && config.keys.name(.holdSelect) != nil { add(.back, .dismissTip, rank: 0) }
-            else { add(.back, .first, hinted: ui.cursor != 0 || ui.missedBanner > 0, rank: 2) }
-            add(.doubleBack, .first, hinted: false)
-        case .today:
-            moves()
-            let row: NavRows.TodayRow? = sel("task").map { .task(id: $0) } ?? sel("habit").map { .habit(item: $0) }
-            switch row {
-            case .task(let id)?:
-                add(.select, .open(.taskDetail), rank: 1)
-                add(.forward, .open(.taskDetail), hinted: false)
-                add(.holdSelect, .command(.complete), rank: 0)
-                if state.tasks[id]?.state == .pending { add(.holdPrevious, .command(.startTask)) }
-            case .habit(let item)?:
-                let v: NavVerb = .command(state.checkedToday.contains(item) ? .uncheck : .check)
-                add(.select, v, rank: 0)
-                add(.forward, v, hinted: false)
-            case nil: break
-            }
-            add(.back, .back)
-        case .taskDetail:
-            if let id = ui.detailTaskID, let t = state.tasks[id] {
-                // Another open task to move to (no sort: this runs at every view).
-                if state.tasks.values.contains(where: { $0.isOpen && $0.id != id }) {
-                    add(.previous, .up, rank: 2); add(.next, .down, rank: 2)
-                }
-                if t.isOpen { add(.holdSelect, .command(.complete), rank: 0) }
-                if t.state == .pending { add(.holdPrevious, .command(.startTask)) }
-            }
-            add(.back, .back)
-        case .shop:
-            moves()
-            add(.select, .tab, hinted: !config.keys.names.keys.contains(.forward), rank: 1)
-            add(.forward, .tab)
-            if sel("item") != nil { add(.holdSelect, .command(.buy), rank: 0) }
-            add(.back, .back)
-        case .wardrobe:
-            moves()
-            if let shown = sel("item"),
-               let row = NavRows.wardrobe(state).first(where: { $0.item == shown }) {
-                var v: NavVerb?
-                switch row.kind {
-                case .food: add(.holdSelect, .command(.feed), rank: 0)
-                case .wearable(_, let worn): v = .command(worn ? .takeOff : .wear)
-                case .homeItem(let slot?): _ = slot; v = .command(.store)
-                case .homeItem(nil):
-                    if Catalogue.builtIn.homeSlots.contains(where: { state.shop.placed[$0] == nil }) { v = .command(.place) }
-                }
-                if let v { add(.select, v, rank: 0); add(.forward, v, hinted: false) }
-            }
-            add(.back, .back)
-        case .stats:
-            add(.previous, .pagePrevious, rank: 2)
-            add(.next, .pageNext, hinted: oneDown, rank: 2)
-            add(.select, .pageNext, hinted: !oneDown, rank: 1)
-            add(.forward, .pageNext, hinted: false)
-            add(.back, .back)
-        case .focus:
-            if state.commitments.focus == nil {
-                add(.select, .command(.startFocus), rank: 0)
-                add(.forward, .command(.startFocus), hinted: false)
-            } else {
-                add(.holdSelect, .command(.stopFocus), rank: 0)
-                add(.holdPrevious, .command(.stopFocus), hinted: false)
-            }
-            add(.back, .back)
-        case .urgeLog:
-            moves()
-            if ui.urgeOutcome != nil {
-                add(.select, .command(.logUrge), rank: 0)
-                add(.forward, .command(.logUrge), hinted: false)
-                add(.back, .cancel)
-            } else {
-                let triggers = ui.urgeTriggers
-                if triggers.indices.contains(ui.urgeTrigger) {
-                    add(.select, .nextStep, rank: 0)
-                    add(.forward, .nextStep, hinted: false)
-                }
-                add(.back, .back)
-            }
-        case .commitments:
-            moves()
-            if let shown = sel("commitment"),
-               let c = NavRows.commitments(state).first(where: { $0.id == shown }) {
-                if let o = c.current, o.contains(now), c.kind == .wakeUp || c.kind == .onTime {
-                    add(.select, .command(.confirm), rank: 0)
-                    add(.forward, .command(.confirm), hinted: false)
-                }
-                add(.holdPrevious, .command(.dropCommitment))
-            }
-            add(.back, .back)
-        case .settings:
-            let row = sel("setting").flatMap(NavRows.SettingRow.init(rawValue:))
-            if ui.editingSetting {
-                if row == .factoryReset {
-                    if !config.hasChord { add(.holdSelect, .erase, rank: 0) }
-                    add(.select, .cancel, hinted: false); add(.forward, .cancel, hinted: false)
-                } else {
-                    add(.previous, .up, rank: 2)
-                    add(.next, .down, rank: 2)
-                    add(.select, .save, rank: 0)
-                    add(.forward, .save, hinted: false)
-                }
-                add(.back, .cancel, rank: 0)
-            } else {
-                moves()
-                if let row {
-                    let v: NavVerb = row.isValue || row == .factoryReset ? .edit : .command(.toggle)
-                    add(.select, v, rank: 0)
-                    add(.forward, v, hinted: false)
-                }
-                add(.back, .back)
-            }
-        case .pairing:
-            if ui.pairingCode == nil {
-                moves()
-                if sel("phone") != nil { add(.holdSelect, .command(.unpair), rank: 0) }
-            }
-            add(.back, .back)
-        }
-        return a
+        if ui.screen != .home && ui.screen != .boot { t.add(.doubleBack, .home, hinted: false) }
+        // The screen's own table (its definition, Screens/<Name>Screen.swift).
+        ui.screen.definition.actions(&t)
+        return t.entries
     }
 
     /// Where select on a reminder goes.

@@ -1,8 +1,9 @@
 import PetCore
 
 /// The contract between navigation (Navigator.swift), the screens (Screens/) and the devices that
-/// show them (PetDevice, PetSim): which displays exist, which screens, and the UI state a screen is
-/// drawn from. Rendering is pure: `Screens.render(ScreenContext) -> pixels`.
+/// show them (PetDevice, PetSim): which displays exist and the UI state a screen is drawn from (the
+/// screens themselves, `ScreenID` and their definitions: Screens/Screens.swift). Rendering is pure:
+/// `Screens.render(ScreenContext) -> pixels`.
 
 /// How a display shows pixels.
 public enum DisplayKind: String, Sendable, Hashable {
@@ -39,28 +40,6 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     /// E-paper shows no animation.
     public var animates: Bool { kind != .epaper }
     public var description: String { id }
-}
-
-/// Every screen of the device (SPEC §14). Overlays (reminder, toasts) draw on top of any screen.
-public enum ScreenID: String, CaseIterable, Sendable, Hashable {
-    case boot
-    case home
-    /// Today's tasks and the habit checklist.
-    case today
-    case taskDetail = "task-detail"
-    /// The shop: tabs of catalogue items to buy (not the event store, which is PetStore).
-    case shop
-    /// What the pet wears and what stands in its home.
-    case wardrobe
-    /// 7-day bars, 30-day line, month heat map (`UIState.statsPage`).
-    case stats
-    /// A focus session's countdown (or starting one).
-    case focus
-    case urgeLog = "urge-log"
-    case commitments
-    /// Day start, quiet hours, theme, sound, brightness, pause.
-    case settings
-    case pairing
 }
 
 /// A short message over the screen: a reward, a badge, the pet's line.

@@ -32,3 +32,13 @@ enum BootScreen {
         }
     }
 }
+
+extension BootScreen: ScreenDefinition {
+    static let title = "DeskPet"
+
+    /// Any input ends the boot screen (its table is empty: the first press only wakes the device).
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        nav.ui.screen = .home
+        return []
+    }
+}

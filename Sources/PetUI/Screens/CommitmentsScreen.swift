@@ -55,3 +55,82 @@ enum CommitmentsScreen {
         }
     }
 }
+
+extension CommitmentsScreen: ScreenDefinition {
+    static let title = "Commitments"
+    static let icon = [
+        "X.........",
+        "XXXXXXX...",
+        "XXXXXXXX..",
+        "XXXXXXX...",
+        "XXXXXX....",
+        "X.........",
+        "X.........",
+        "X.........",
+        "X.........",
+        "XX........"]
+
+    static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
+        let content = m.content, hints = HintBar.height(profile)
+        let footerH = m.big ? 14 : 9
+        let list = Rect(x: 0, y: content.y, w: m.W, h: content.h - footerH - hints)
+        // Colour: two-line cards of 44 px above the charity jar's card (44 px).
+        if m.big { return ListFrame(area: Rect(x: list.x, y: list.y, w: list.w, h: list.h - 44), rowHeight: 44) }
+        return ListFrame(area: list, rowHeight: m.rowHeight)
+    }
+
+    /// The active commitments: two-line cards on colour displays, one line elsewhere.
+    static func rows(ui: UIState, state s: PetState, now: Instant, config: Navigator.Config) -> [NavRow] {
+        let tiny = config.profile.sizeClass == .tiny
+        let big = config.profile.sizeClass == .square || config.profile.sizeClass == .wide
+        return NavRows.commitments(s).map { cm in
+            let stake = String(Glyph.coin) + "\(cm.plan.stake)"
+            if big {
+                return NavRow(id: "commitment:" + cm.id, label: Fmt.commitmentKind(cm.kind) + Fmt.commitmentExtra(cm), value: stake,
+                              detail: Fmt.window(cm, s, now), detailValue: cm.held > 0 ? "held" : "not held")
+            }
+            return NavRow(id: "commitment:" + cm.id,
+                          label: (tiny ? Fmt.tinyKind(cm.kind) : Fmt.commitmentKind(cm.kind)) + " " + Fmt.window(cm, s, now, terse: true),
+                          value: stake)
+        }
+    }
+
+    static func actions(_ t: inout NavActionTable) {
+        let (state, now) = (t.state, t.now)
+        t.moves()
+        if let shown = t.sel("commitment"),
+           let c = NavRows.commitments(state).first(where: { $0.id == shown }) {
+            if let o = c.current, o.contains(now), c.kind == .wakeUp || c.kind == .onTime {
+                t.add(.select, .command(.confirm), rank: 0)
+                t.add(.forward, .command(.confirm), hinted: false)
+            }
+            t.add(.holdPrevious, .command(.dropCommitment))
+        }
+        t.add(.back, .back)
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        let shown = nav.selected("commitment")
+        let c = NavRows.commitments(state).first { $0.id == shown }
+        switch input {
+        case .previous, .next: nav.move(input)
+        case .select, .forward:
+            if let c, let o = c.current, o.contains(now), c.kind == .wakeUp || c.kind == .onTime {
+                return [.send(.commitment(.verify(id: c.id, source: .button)))]
+            }
+        case .holdPrevious:
+            if let c { return [.send(.commitment(.cancel(id: c.id)))] }
+        case .back: nav.pop()
+        default: break
+        }
+        return []
+    }
+}
+
+/// The commitments' rows (the navigator moves its cursor over them; `rows` labels them).
+extension NavRows {
+    // MARK: - Commitments
+
+    /// The active commitments, by id (`state.commitments.active`).
+    public static func commitments(_ state: PetState) -> [Commitment] { state.commitments.active }
+}

@@ -102,3 +102,52 @@ enum FocusScreen {
         }
     }
 }
+
+extension FocusScreen: ScreenDefinition {
+    static let title = "Focus"
+    static let icon = [
+        "...XXXX...",
+        "..X....X..",
+        ".X...X..X.",
+        "X....X...X",
+        "X....X...X",
+        "X....XXX.X",
+        "X........X",
+        ".X......X.",
+        "..X....X..",
+        "...XXXX..."]
+
+    static func actions(_ t: inout NavActionTable) {
+        if t.state.commitments.focus == nil {
+            t.add(.select, .command(.startFocus), rank: 0)
+            t.add(.forward, .command(.startFocus), hinted: false)
+        } else {
+            t.add(.holdSelect, .command(.stopFocus), rank: 0)
+            t.add(.holdPrevious, .command(.stopFocus), hinted: false)
+        }
+        t.add(.back, .back)
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        switch input {
+        case .select, .forward:
+            if state.commitments.focus == nil { return [.send(.commitment(.startFocus(minutes: nil, block: [])))] }
+        case .holdPrevious, .holdSelect:
+            if state.commitments.focus != nil { return [.send(.commitment(.cancelFocus))] }
+        case .back: nav.pop()
+        default: break
+        }
+        return []
+    }
+
+    /// Hold select on its menu entry starts a session (25 min, or what a focus commitment needs).
+    static func menuJob(state: PetState) -> (command: NavCommand, action: Action)? {
+        state.commitments.focus == nil ? (.startFocus, .commitment(.startFocus(minutes: nil, block: []))) : nil
+    }
+
+    /// Then the focus screen shows the session.
+    static let menuJobOpens = true
+
+    /// A running session stays on screen.
+    static func staysOpen(ui: UIState, state: PetState) -> Bool { state.commitments.focus != nil }
+}

@@ -363,3 +363,62 @@ enum HomeView {
         }
     }
 }
+
+extension HomeView: ScreenDefinition {
+    static let title = "Home"
+
+    static func actions(_ t: inout NavActionTable) {
+        let (ui, state, config) = (t.ui, t.state, t.config)
+        let items = t.home ?? NavRows.home(state)
+        let shown = items.indices.contains(ui.cursor) ? items[ui.cursor] : items.first ?? nil
+        if items.count > 1 { t.add(.previous, .up, rank: 2); t.add(.next, .down, rank: 2) }
+        t.add(.select, .menu, rank: 0)
+        t.add(.forward, .menu, hinted: false)
+        switch shown {
+        case .task(let id)?:
+            t.add(.holdSelect, .command(.complete), rank: 0)
+            if state.tasks[id]?.state == .pending { t.add(.holdPrevious, .command(.startTask)) }
+        case .habit?: t.add(.holdSelect, .command(.check), rank: 0)
+        case nil: break
+        }
+        t.add(.holdBack, .open(.urgeLog), rank: 0)
+        t.add(.doubleSelect, .command(.pet))
+        if !state.device.holdTipDone && config.keys.name(.holdSelect) != nil { t.add(.back, .dismissTip, rank: 0) }
+        else { t.add(.back, .first, hinted: ui.cursor != 0 || ui.missedBanner > 0, rank: 2) }
+        t.add(.doubleBack, .first, hinted: false)
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        let items = nav.view.homeItems ?? NavRows.home(state)
+        let shown = items.indices.contains(nav.ui.cursor) ? items[nav.ui.cursor] : items.first ?? nil
+        switch input {
+        case .previous: nav.ui.cursor = (nav.ui.cursor + items.count - 1) % items.count
+        case .next: nav.ui.cursor = (nav.ui.cursor + 1) % items.count
+        case .select, .forward: nav.ui.menu = 0
+        case .holdSelect:
+            switch shown {
+            case .task(let id)?: return [.send(.completeTask(id: id))]
+            case .habit(let item)?: return [.send(.habit(.check(item: item)))]
+            case nil: break
+            }
+        case .holdPrevious:
+            if case .task(let id)? = shown, state.tasks[id]?.state == .pending { return [.send(.startTask(id: id))] }
+        case .doubleSelect: return [.send(.petThePet)]
+        case .back:
+            nav.missedSeen = state.remindersMissed
+            nav.ui.cursor = 0
+            // And the first-run tip goes (stored with the settings).
+            if Navigator.tip(state: state, config: nav.config) != nil {
+                var d = state.device
+                d.holdTipDone = true
+                return [.send(.setDevice(d))]
+            }
+        case .doubleBack:
+            nav.ui.cursor = 0
+        case .holdBack:
+            if !state.quitTriggers.isEmpty { nav.open(.urgeLog, state: state, now: now) }
+        default: break
+        }
+        return []
+    }
+}

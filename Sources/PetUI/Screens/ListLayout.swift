@@ -18,60 +18,9 @@ public enum ListLayout {
     public static func frame(_ screen: ScreenID, menu: Bool = false, profile: DisplayProfile, state: PetState,
                              now: Instant) -> ListFrame? {
         if menu { return menuFrame(profile) }
-        let m = Metrics(profile)
-        let W = m.W, H = m.H, content = m.content
-        // Every screen keeps the hint bar's strip at the bottom free (`HintBar`).
-        let hints = HintBar.height(profile)
-        switch screen {
-        case .today:
-            return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.rowHeight)
-        case .shop:
-            let tabH = m.shopTabHeight
-            return ListFrame(area: Rect(x: 0, y: content.y + tabH + 2, w: W, h: content.maxY - content.y - tabH - 2 - hints),
-                             rowHeight: m.rowHeight)
-        case .wardrobe:
-            switch m.size {
-            case .square:
-                let previewBottom = content.y + 4 + 86
-                return ListFrame(area: Rect(x: 0, y: previewBottom + 4, w: W, h: H - previewBottom - 4 - hints), rowHeight: m.rowHeight)
-            case .wide, .paper:
-                let pw = m.size == .wide ? 120 : 86
-                return ListFrame(area: Rect(x: pw + 8, y: content.y, w: W - pw - 8, h: content.h - hints), rowHeight: m.rowHeight)
-            case .tiny:
-                return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.rowHeight)
-            }
-        case .commitments:
-            let footerH = m.big ? 14 : 9
-            let list = Rect(x: 0, y: content.y, w: W, h: content.h - footerH - hints)
-            // Colour: two-line cards of 44 px above the charity jar's card (44 px).
-            if m.big { return ListFrame(area: Rect(x: list.x, y: list.y, w: list.w, h: list.h - 44), rowHeight: 44) }
-            return ListFrame(area: list, rowHeight: m.rowHeight)
-        case .settings:
-            if m.big {
-                let h = content.h - hints
-                return ListFrame(area: Rect(x: 0, y: content.y + 2, w: W, h: h - 2), rowHeight: 28)
-            }
-            return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.size == .paper ? 16 : 9)
-        case .urgeLog:
-            switch m.size {
-            case .square:
-                let infoBottom = content.y + 4 + 64   // UrgeLogScreen's info card (three lines of 12×16)
-                return ListFrame(area: Rect(x: 0, y: infoBottom + 24, w: W, h: H - infoBottom - 24 - hints), rowHeight: m.rowHeight)
-            case .wide:
-                return ListFrame(area: Rect(x: 0, y: content.y + 44, w: 204, h: H - content.y - 44 - hints), rowHeight: m.rowHeight)
-            case .paper:
-                return ListFrame(area: Rect(x: 0, y: content.y + 11, w: 140, h: content.h - 11 - hints), rowHeight: m.rowHeight)
-            case .tiny:
-                let top = content.y + (state.quitGauge(at: now) != nil ? 9 : 0)
-                return ListFrame(area: Rect(x: 0, y: top + 9, w: W, h: H - top - 9 - hints), rowHeight: m.rowHeight)
-            }
-        case .pairing:
-            // The paired phones, under a line saying how to pair another (while no code shows).
-            let textH = m.big ? 30 : (m.size == .paper ? 13 : 9)
-            return ListFrame(area: Rect(x: 0, y: content.y + textH, w: W, h: content.h - textH - hints), rowHeight: m.rowHeight)
-        case .boot, .home, .taskDetail, .stats, .focus:
-            return nil
-        }
+        // Every screen keeps the hint bar's strip at the bottom free (`HintBar`); each says where its
+        // list goes (its definition, Screens/<Name>Screen.swift).
+        return screen.definition.listFrame(Metrics(profile), profile: profile, state: state, now: now)
     }
 
     /// The icon menu over the home screen (NavigatorMenuView.swift draws it): a panel between

@@ -59,3 +59,54 @@ enum PairingScreen {
                         .small, centred: true)
     }
 }
+
+extension PairingScreen: ScreenDefinition {
+    static let title = "Pairing"
+    static let icon = [
+        "..XXXXXX..",
+        "..X....X..",
+        "..X....X..",
+        "..X....X..",
+        "..X....X..",
+        "..X....X..",
+        "..X....X..",
+        "..XXXXXX..",
+        "..XX..XX..",
+        "..XXXXXX.."]
+
+    /// The paired phones, under a line saying how to pair another (while no code shows).
+    static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
+        let content = m.content, hints = HintBar.height(profile)
+        let textH = m.big ? 30 : (m.size == .paper ? 13 : 9)
+        return ListFrame(area: Rect(x: 0, y: content.y + textH, w: m.W, h: content.h - textH - hints), rowHeight: m.rowHeight)
+    }
+
+    /// The paired phones (hold select unpairs one); none while a code is shown.
+    static func rows(ui: UIState, state s: PetState, now: Instant, config: Navigator.Config) -> [NavRow] {
+        guard ui.pairingCode == nil else { return [] }
+        return s.phones.paired.map { NavRow(id: "phone:" + $0.id, label: $0.name.isEmpty ? $0.id : $0.name) }
+    }
+
+    static func actions(_ t: inout NavActionTable) {
+        if t.ui.pairingCode == nil {
+            t.moves()
+            if t.sel("phone") != nil { t.add(.holdSelect, .command(.unpair), rank: 0) }
+        }
+        t.add(.back, .back)
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        switch input {
+        case .previous, .next: if nav.ui.pairingCode == nil { nav.move(input) }
+        case .holdSelect:
+            // Unpair the highlighted phone (its token stops working at once).
+            if nav.ui.pairingCode == nil, let id = nav.selected("phone") { return [.send(.phone(.unpair(id: id)))] }
+        case .back: nav.pop()
+        default: break
+        }
+        return []
+    }
+
+    /// A code being shown stays on screen (the owner has to read it).
+    static func staysOpen(ui: UIState, state: PetState) -> Bool { ui.pairingCode != nil }
+}

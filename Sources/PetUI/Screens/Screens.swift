@@ -1,5 +1,61 @@
 import PetCore
 
+/// Every screen of the device (docs/screens.md). Overlays (reminder, toasts) draw on top of any
+/// screen. Each has a definition (`definition` below): adding a screen is its file under Screens/
+/// plus its case here and its line in `definition` (docs/architecture.md, "Adding a screen").
+public enum ScreenID: String, CaseIterable, Sendable, Hashable {
+    case boot
+    case home
+    /// Today's tasks and the habit checklist.
+    case today
+    case taskDetail = "task-detail"
+    /// The shop: tabs of catalogue items to buy (not the event store, which is PetStore).
+    case shop
+    /// What the pet wears and what stands in its home.
+    case wardrobe
+    /// 7-day bars, 30-day line, month heat map (`UIState.statsPage`).
+    case stats
+    /// A focus session's countdown (or starting one).
+    case focus
+    case urgeLog = "urge-log"
+    case commitments
+    /// Day start, quiet hours, theme, sound, brightness, pause.
+    case settings
+    case pairing
+}
+
+extension NavRows {
+    /// The menu opened from home (tap B): a ring (it wraps both ways) that opens on its first
+    /// entry, so the first entry costs one press after the menu and its two neighbours (the last
+    /// entry: A up; the second: down, which is hold A on three buttons) two. Stats (the pet's
+    /// "status", Tamagotchi's first icon) comes first, the focus timer and the wardrobe (food:
+    /// hold B there feeds) next to it; the rest by how often they are used (docs/navigation.md).
+    public static let menu: [ScreenID] = [
+        .stats, .focus, .today, .shop, .urgeLog, .commitments, .settings, .pairing, .wardrobe,
+    ]
+}
+
+extension ScreenID {
+    /// Every screen's definition (its rows, actions, inputs and drawing, in one file under
+    /// Screens/): the one table of screens. A new case does not compile until it is listed here.
+    var definition: any ScreenDefinition.Type {
+        switch self {
+        case .boot: BootScreen.self
+        case .home: HomeView.self
+        case .today: TodayScreen.self
+        case .taskDetail: TaskDetailScreen.self
+        case .shop: ShopScreen.self
+        case .wardrobe: WardrobeScreen.self
+        case .stats: StatsScreen.self
+        case .focus: FocusScreen.self
+        case .urgeLog: UrgeLogScreen.self
+        case .commitments: CommitmentsScreen.self
+        case .settings: SettingsScreen.self
+        case .pairing: PairingScreen.self
+        }
+    }
+}
+
 /// Draws the screen a `ScreenContext` asks for, then the overlays (reminder, toasts), on a canvas
 /// of the profile's size.
 public enum Screens {
@@ -8,20 +64,7 @@ public enum Screens {
             canvas = Canvas(width: c.profile.width, height: c.profile.height, background: c.theme.background)
         }
         canvas.minimumFace = c.profile.minimumFace
-        switch c.ui.screen {
-        case .boot: BootScreen.render(c, &canvas)
-        case .home: HomeView.render(c, &canvas)
-        case .today: TodayScreen.render(c, &canvas)
-        case .taskDetail: TaskDetailScreen.render(c, &canvas)
-        case .shop: ShopScreen.render(c, &canvas)
-        case .wardrobe: WardrobeScreen.render(c, &canvas)
-        case .stats: StatsScreen.render(c, &canvas)
-        case .focus: FocusScreen.render(c, &canvas)
-        case .urgeLog: UrgeLogScreen.render(c, &canvas)
-        case .commitments: CommitmentsScreen.render(c, &canvas)
-        case .settings: SettingsScreen.render(c, &canvas)
-        case .pairing: PairingScreen.render(c, &canvas)
-        }
+        c.ui.screen.definition.render(c, &canvas)
         HintBar.draw(c, &canvas)
         MenuOverlay.render(c, &canvas)
         Overlays.render(c, &canvas)

@@ -37,3 +37,96 @@ enum ShopScreen {
         l.list(&canvas, list, frame: frame)
     }
 }
+
+extension ShopScreen: ScreenDefinition {
+    static let title = "Shop"
+    static let icon = [
+        "...XXXX...",
+        "..X....X..",
+        "..X....X..",
+        "XXXXXXXXXX",
+        "X........X",
+        "X.XX..XX.X",
+        "X........X",
+        "X........X",
+        "X........X",
+        "XXXXXXXXXX"]
+
+    static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
+        let content = m.content, hints = HintBar.height(profile)
+        let tabH = m.shopTabHeight
+        return ListFrame(area: Rect(x: 0, y: content.y + tabH + 2, w: m.W, h: content.maxY - content.y - tabH - 2 - hints),
+                         rowHeight: m.rowHeight)
+    }
+
+    /// The items of the tab shown, with their price (or the level that unlocks them).
+    static func rows(ui: UIState, state s: PetState, now: Instant, config: Navigator.Config) -> [NavRow] {
+        let tiny = config.profile.sizeClass == .tiny
+        let tab = min(max(0, ui.shopTab), NavRows.shopTabs.count - 1)
+        return NavRows.shop(tab: tab).map { item in
+            let owned = s.shop.count(of: item.id)
+            let locked = item.unlockLevel > s.level
+            var mark: NavRow.Mark = .none
+            var right = String(Glyph.coin) + "\(item.price)"
+            if locked {
+                mark = .glyph(Glyph.lock)
+                right = "Lv \(item.unlockLevel)"
+            } else if owned > 0 {
+                mark = item.itemKind == .food ? .none : .glyph(Glyph.check)
+                if item.itemKind == .food { right = "x\(owned) " + right }
+            }
+            var name = item.name
+            if item.wearSlot.map({ s.shop.wearing($0) == item.id }) == true || s.shop.slot(of: item.id) != nil {
+                name += tiny ? "*" : " (on)"
+            }
+            if mark == .none { mark = .glyph(" ") }
+            return NavRow(id: "item:" + item.id, label: name, value: right, mark: mark,
+                          muted: locked || (item.price > s.coins && owned == 0))
+        }
+    }
+
+    static func actions(_ t: inout NavActionTable) {
+        t.moves()
+        t.add(.select, .tab, hinted: !t.config.keys.names.keys.contains(.forward), rank: 1)
+        t.add(.forward, .tab)
+        if t.sel("item") != nil { t.add(.holdSelect, .command(.buy), rank: 0) }
+        t.add(.back, .back)
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        switch input {
+        case .previous, .next: nav.move(input)
+        case .select, .forward:
+            nav.ui.shopTab = (nav.ui.shopTab + 1) % NavRows.shopTabs.count
+            nav.ui.cursor = 0; nav.ui.scroll = 0
+        case .holdSelect:
+            if let item = nav.selected("item") { return [.send(.shop(.buy(item: item)))] }
+        case .back: nav.pop()
+        default: break
+        }
+        return []
+    }
+
+    static func opened(_ ui: inout UIState, state: PetState?, now: Instant?) { ui.shopTab = 0 }
+}
+
+/// The shop's tabs and items (the navigator moves its cursor over them; `rows` labels them).
+extension NavRows {
+    // MARK: - Shop
+
+    /// Shop tabs (`UIState.shopTab`): food, wearables, skins, home items (furniture, trinkets,
+    /// backgrounds).
+    public static let shopTabs = ["Food", "Wear", "Skins", "Home"]
+
+    /// The catalogue items of a shop tab, in catalogue order.
+    public static func shop(tab: Int, catalogue: Catalogue = .builtIn) -> [CatalogueItem] {
+        let kinds: [ItemKind]
+        switch tab {
+        case 0: kinds = [.food]
+        case 1: kinds = [.wearable]
+        case 2: kinds = [.skin]
+        default: kinds = [.furniture, .trinket, .background]
+        }
+        return catalogue.items.filter { item in item.itemKind.map(kinds.contains) ?? false }
+    }
+}

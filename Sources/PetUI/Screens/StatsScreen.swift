@@ -229,3 +229,39 @@ enum StatsScreen {
         }
     }
 }
+
+extension StatsScreen: ScreenDefinition {
+    static let title = "Stats"
+    static let icon = [
+        ".......XX.",
+        ".......XX.",
+        "....XX.XX.",
+        "....XX.XX.",
+        ".XX.XX.XX.",
+        ".XX.XX.XX.",
+        ".XX.XX.XX.",
+        ".XX.XX.XX.",
+        "..........",
+        "XXXXXXXXXX"]
+
+    static func actions(_ t: inout NavActionTable) {
+        let oneDown = t.oneDown
+        t.add(.previous, .pagePrevious, rank: 2)
+        t.add(.next, .pageNext, hinted: oneDown, rank: 2)
+        t.add(.select, .pageNext, hinted: !oneDown, rank: 1)
+        t.add(.forward, .pageNext, hinted: false)
+        t.add(.back, .back)
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        switch input {
+        case .next, .select, .forward: nav.ui.statsPage = (nav.ui.statsPage + 1) % 3
+        case .previous: nav.ui.statsPage = (nav.ui.statsPage + 2) % 3
+        case .back: nav.pop()
+        default: break
+        }
+        return []
+    }
+
+    static func opened(_ ui: inout UIState, state: PetState?, now: Instant?) { ui.statsPage = 0 }
+}

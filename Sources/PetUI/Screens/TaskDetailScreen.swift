@@ -104,3 +104,39 @@ enum TaskDetailScreen {
         }
     }
 }
+
+extension TaskDetailScreen: ScreenDefinition {
+    static let title = "Task"
+
+    static func actions(_ t: inout NavActionTable) {
+        let (ui, state) = (t.ui, t.state)
+        if let id = ui.detailTaskID, let task = state.tasks[id] {
+            // Another open task to move to (no sort: this runs at every view).
+            if state.tasks.values.contains(where: { $0.isOpen && $0.id != id }) {
+                t.add(.previous, .up, rank: 2); t.add(.next, .down, rank: 2)
+            }
+            if task.isOpen { t.add(.holdSelect, .command(.complete), rank: 0) }
+            if task.state == .pending { t.add(.holdPrevious, .command(.startTask)) }
+        }
+        t.add(.back, .back)
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        let tasks = state.openTasks()
+        guard let id = nav.ui.detailTaskID, let t = state.tasks[id] else { nav.pop(); return [] }
+        switch input {
+        case .previous, .next:
+            guard !tasks.isEmpty else { break }
+            let i = tasks.firstIndex { $0.id == id } ?? 0
+            let j = input == .next ? (i + 1) % tasks.count : (i + tasks.count - 1) % tasks.count
+            nav.ui.detailTaskID = tasks[j].id
+        case .holdSelect:
+            if t.isOpen { nav.pop(); return [.send(.completeTask(id: id))] }
+        case .holdPrevious:
+            if t.state == .pending { return [.send(.startTask(id: id))] }
+        case .back: nav.pop()
+        default: break
+        }
+        return []
+    }
+}

@@ -95,3 +95,94 @@ enum UrgeLogScreen {
         text("\(clean) clean day" + (clean == 1 ? "" : "s") + ". Every urge you ride out counts.", p.muted, lines: 4)
     }
 }
+
+extension UrgeLogScreen: ScreenDefinition {
+    static let title = "Urge log"
+    static let icon = [
+        "..........",
+        "..XX......",
+        ".X..X...X.",
+        "X....X.X..",
+        "......X...",
+        "..XX......",
+        ".X..X...X.",
+        "X....X.X..",
+        "......X...",
+        ".........."]
+
+    static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
+        let W = m.W, H = m.H, content = m.content, hints = HintBar.height(profile)
+        switch m.size {
+        case .square:
+            let infoBottom = content.y + 4 + 64   // the info card (three lines of 12×16)
+            return ListFrame(area: Rect(x: 0, y: infoBottom + 24, w: W, h: H - infoBottom - 24 - hints), rowHeight: m.rowHeight)
+        case .wide:
+            return ListFrame(area: Rect(x: 0, y: content.y + 44, w: 204, h: H - content.y - 44 - hints), rowHeight: m.rowHeight)
+        case .paper:
+            return ListFrame(area: Rect(x: 0, y: content.y + 11, w: 140, h: content.h - 11 - hints), rowHeight: m.rowHeight)
+        case .tiny:
+            // The pod gauge takes a line on 128×64.
+            let top = content.y + (state.quitGauge(at: now) != nil ? 9 : 0)
+            return ListFrame(area: Rect(x: 0, y: top + 9, w: W, h: H - top - 9 - hints), rowHeight: m.rowHeight)
+        }
+    }
+
+    /// The triggers (most likely first), then the outcomes.
+    static func rows(ui: UIState, state s: PetState, now: Instant, config: Navigator.Config) -> [NavRow] {
+        if ui.urgeOutcome != nil {
+            return QuitOutcome.allCases.map { NavRow(id: "outcome:" + $0.rawValue, label: Fmt.outcome($0)) }
+        }
+        let triggers = ui.urgeTriggers.isEmpty ? s.urgeTriggerMenu(at: now) : ui.urgeTriggers
+        return triggers.map { NavRow(id: "trigger:" + $0, label: s.quitTriggerName($0) ?? $0) }
+    }
+
+    /// Its cursor is the step's: the trigger chosen, then the outcome.
+    static func cursor(_ ui: UIState) -> Int { ui.urgeOutcome ?? ui.urgeTrigger }
+
+    static func setCursor(_ cursor: Int, _ ui: inout UIState, hasRows: Bool) {
+        if ui.urgeOutcome != nil { ui.urgeOutcome = cursor } else if hasRows { ui.urgeTrigger = cursor }
+    }
+
+    static func actions(_ t: inout NavActionTable) {
+        let ui = t.ui
+        t.moves()
+        if ui.urgeOutcome != nil {
+            t.add(.select, .command(.logUrge), rank: 0)
+            t.add(.forward, .command(.logUrge), hinted: false)
+            t.add(.back, .cancel)
+        } else {
+            let triggers = ui.urgeTriggers
+            if triggers.indices.contains(ui.urgeTrigger) {
+                t.add(.select, .nextStep, rank: 0)
+                t.add(.forward, .nextStep, hinted: false)
+            }
+            t.add(.back, .back)
+        }
+    }
+
+    static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
+        let n = max(1, nav.ui.urgeTriggers.count), outcomes = QuitOutcome.allCases.count
+        switch input {
+        case .previous, .next:
+            let step = input == .next ? 1 : -1
+            if let o = nav.ui.urgeOutcome { nav.ui.urgeOutcome = (o + step + outcomes) % outcomes }
+            else { nav.ui.urgeTrigger = (nav.ui.urgeTrigger + step + n) % n }
+        case .select, .forward:
+            guard nav.ui.urgeTriggers.indices.contains(nav.ui.urgeTrigger) else { break }
+            guard let o = nav.ui.urgeOutcome else { nav.ui.urgeOutcome = 0; nav.ui.scroll = 0; break }
+            let trigger = nav.ui.urgeTriggers[nav.ui.urgeTrigger]
+            nav.goHome()
+            return [.send(.quit(.log(trigger: trigger, outcome: QuitOutcome.allCases[o], thoughts: nil)))]
+        case .back:
+            if nav.ui.urgeOutcome != nil { nav.ui.urgeOutcome = nil; nav.ui.scroll = 0 } else { nav.pop() }
+        default: break
+        }
+        return []
+    }
+
+    /// The triggers offered when it opens (most likely first), the first highlighted.
+    static func opened(_ ui: inout UIState, state: PetState?, now: Instant?) {
+        ui.urgeTriggers = state.flatMap { st in now.map { st.urgeTriggerMenu(at: $0) } } ?? []
+        ui.urgeTrigger = 0; ui.urgeOutcome = nil
+    }
+}

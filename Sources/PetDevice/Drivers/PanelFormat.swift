@@ -1,7 +1,11 @@
-// PanelBytes.swift — the byte formats the three panel controllers take, both ways: packing a
-// rendered surface's rectangle into the bytes a driver sends, and decoding those bytes back into
-// pixels (what the panel then shows). The headless panel of the simulator and the golden-frame
-// tests decode, so a picture of a 1-bit display shows what the 1-bit panel shows.
+import PetUI
+
+// The byte formats the three panel controllers take, both ways: packing a rendered surface's
+// rectangle into the bytes a driver sends, and decoding those bytes back into pixels (what the
+// panel then shows). PetUI hands out canvases (`Canvas`, `MonoCanvas`); each controller's RAM
+// layout is its driver's: ST7789RAM.swift (RGB565), SSD1306RAM.swift (pages), SSD1680RAM.swift
+// (rows). The headless panel of the simulator and the golden-frame tests decode, so a picture of a
+// 1-bit display shows what the 1-bit panel shows.
 
 /// How a panel's RAM takes pixels.
 public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
@@ -86,90 +90,9 @@ public enum PanelSurface: Sendable {
     }
 }
 
+/// Packing and decoding by format; the controllers' own halves are in ST7789RAM.swift,
+/// SSD1306RAM.swift and SSD1680RAM.swift.
 public enum PanelBytes {
-    /// The RGB565 bytes (big-endian) of `rect` clipped to the canvas.
-    public static func rgb565(_ c: Canvas, _ rect: Rect) -> PackedRect {
-        guard let r = rect.intersection(c.bounds) else { return PackedRect(area: Rect(x: 0, y: 0, w: 0, h: 0), bytes: []) }
-        var out = [UInt8](repeating: 0, count: r.w * r.h * 2)
-        c.pixels.withUnsafeBufferPointer { px in
-            var o = 0
-            for y in r.y..<r.maxY {
-                let row = y * c.width
-                for x in r.x..<r.maxX {
-                    let v = px[row + x]
-                    out[o] = UInt8(v >> 8); out[o + 1] = UInt8(v & 0xFF)
-                    o += 2
-                }
-            }
-        }
-        return PackedRect(area: r, bytes: out)
-    }
-
-    /// Decodes a packed rectangle into `canvas` (a colour panel's RAM). Bytes past the end of
-    /// the area are ignored; missing ones leave pixels as they were. Returns false when the byte
-    /// count does not match the area (the panel would show garbage there).
-    @discardableResult
-    public static func decodeRGB565(_ p: PackedRect, into canvas: inout Canvas) -> Bool {
-        guard let r = p.area.intersection(canvas.bounds), r == p.area else { return false }
-        guard p.bytes.count == r.w * r.h * 2 else { return false }
-        let w = canvas.width
-        p.bytes.withUnsafeBufferPointer { b in
-            canvas.pixels.withUnsafeMutableBufferPointer { px in
-                var i = 0
-                for y in r.y..<r.maxY {
-                    for x in r.x..<r.maxX {
-                        px[y * w + x] = UInt16(b[i]) << 8 | UInt16(b[i + 1])
-                        i += 2
-                    }
-                }
-            }
-        }
-        canvas.markDirty(r)
-        return true
-    }
-
-    /// Decodes SSD1306 pages into a 1-bit picture (`area.y` and `area.h` multiples of 8 or the
-    /// panel's bottom edge).
-    @discardableResult
-    public static func decodeSSD1306(_ p: PackedRect, into m: inout MonoCanvas) -> Bool {
-        let r = p.area
-        guard r.y % 8 == 0, r.w > 0, r.h > 0 else { return r.w == 0 && p.bytes.isEmpty }
-        let pages = (r.h + 7) / 8
-        guard p.bytes.count == pages * r.w else { return false }
-        var i = 0
-        for page in 0..<pages {
-            for x in r.x..<r.maxX {
-                let b = p.bytes[i]; i += 1
-                for k in 0..<8 {
-                    let y = r.y + page * 8 + k
-                    guard y < r.maxY else { break }
-                    m.setPixel(x: x, y: y, b & (1 << UInt8(k)) != 0 ? .white : .black)
-                }
-            }
-        }
-        return true
-    }
-
-    /// Decodes SSD1680 rows into a 1-bit picture (`area.x` a multiple of 8).
-    @discardableResult
-    public static func decodeSSD1680(_ p: PackedRect, into m: inout MonoCanvas) -> Bool {
-        let r = p.area
-        guard r.x % 8 == 0, r.w > 0, r.h > 0 else { return r.w == 0 && p.bytes.isEmpty }
-        let perRow = (r.w + 7) / 8
-        guard p.bytes.count == perRow * r.h else { return false }
-        for row in 0..<r.h {
-            for bx in 0..<perRow {
-                let b = p.bytes[row * perRow + bx]
-                for k in 0..<8 {
-                    let x = r.x + bx * 8 + k
-                    guard x < r.maxX else { break }
-                    m.setPixel(x: x, y: r.y + row, b & (0x80 >> UInt8(k)) != 0 ? .white : .black)
-                }
-            }
-        }
-        return true
-    }
-
     /// What a panel of `format` shows for `canvas`: packed whole and decoded again (the golden
     /// frames and the simulator's snapshots are this picture).
     public static func roundTrip(_ canvas: Canvas, format: PixelFormat) -> Canvas {
