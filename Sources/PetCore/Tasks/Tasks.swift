@@ -149,7 +149,7 @@ public enum TaskRules {
     /// Open (pending or in progress) tasks at once: creating or duplicating one more is refused
     /// with `limitReached` (docs/reliability.md, "Live items"), so no phone can fill the device's
     /// memory. A recurring task's next occurrence replaces the one finished and is never refused.
-    public static let maxOpen = 500
+    public static let maxOpen = 2000
     public static let categoryNameLength = 1...24
     public static let defaultCategories = ["Home", "Study", "Work", "Exercise", "Personal", "Other"]
     public static let fallbackCategory = "Other"
