@@ -2,7 +2,7 @@
 """One interaction the way Python hobbyist pet projects handle it: redraw the whole 240x240 screen with
 PIL, convert it to RGB565 with numpy, and write the full frame to the panel (here /dev/null, as
 spidev would get it). deskpet-bench runs this under valgrind next to its own interactions and
-reports instructions per interaction for both (SPEC §16: >= 50x fewer for DeskPet).
+reports instructions per interaction for both (docs/performance.md: >= 50x fewer for DeskPet).
 
 Usage: pil_interaction_bench.py N   (N interactions; N = 0 measures the start-up to subtract)
 """

@@ -35,7 +35,7 @@ public final class SimDevice: VirtualBoard {
     public var ui: UIState { loop.ui }
     /// The theme the owner chose, resolved for this display.
     public var theme: Theme { loop.theme }
-    /// Edges of one key closer than this are bounces (the board's `debounce-ms`; SPEC §14: 30).
+    /// Edges of one key closer than this are bounces (the board's `debounce-ms`; docs/boards.md: 30).
     public var debounceMs: Int { Int(loop.gestures.debounceNs / 1_000_000) }
     let dbPath: String?
     let options: EventStore.Options

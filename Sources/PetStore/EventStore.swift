@@ -494,7 +494,7 @@ public final class EventStore {
         if !inMemory {
             // Small pages: a command touches a handful of pages, and every touched page is written
             // whole to the WAL, so 1 KiB pages write about a quarter of what 4 KiB pages would
-            // (flash wear, SPEC §16). Takes effect only when the file is created.
+            // (flash wear, docs/performance.md). Takes effect only when the file is created.
             try conn.execute("PRAGMA page_size = 1024", "set page size")
             let mode = try conn.textColumn("PRAGMA journal_mode = WAL", "enable WAL journal").first ?? ""
             guard mode.lowercased() == "wal" else {

@@ -4,7 +4,7 @@ import PetDevice
 import PetSim
 import PetStore
 
-/// The catch-up after the device was off (issue 11): a pet with three daily tasks (reminders) and
+/// The catch-up after the device was off (docs/domain.md#time-and-days): a pet with three daily tasks (reminders) and
 /// two habits, switched off for ten years (every day closed on its own) and for a thousand years
 /// (the days older than ten years closed as one stretch), then booted: seconds from power-on to
 /// the home screen drawn (`seconds`), until the catch-up is stored (`caught_up_seconds`), the

@@ -26,7 +26,7 @@ final class BenchWebSocket {
         sa.sin_port = port.bigEndian
         sa.sin_addr.s_addr = UInt32(127) | UInt32(1) << 24
         let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard r == 0 else { throw BenchError(message: "connect: \(String(cString: strerror(errno)))") }
+        guard r == 0 else { throw BenchError(message: "connect: \(errnoText())") }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -9,7 +9,7 @@ import PetStore
 import PetUI
 
 let usage = """
-deskpet-bench: DeskPet's benchmarks. Prints one JSON line per figure (SPEC §16); progress goes to stderr.
+deskpet-bench: DeskPet's benchmarks. Prints one JSON line per figure (docs/performance.md); progress goes to stderr.
 
 Usage:
   deskpet-bench [--quick] [--only NAME[,NAME]]
@@ -38,6 +38,9 @@ Figures (NAME):
               title, task.complete: the frame up, the pushed events, state and reply down as notifications)
               at MTU 23, 185 and 517, with write requests and with write commands (no radio: the GATT
               server session and the real link service)
+  linkexport  64 exports of a ~4.4 MiB journal asked in one write over loopback TCP by a phone that reads
+              promptly: the device loop's longest single step, exports arrived whole or refused busy,
+              whether the connection survived
   catchup     seconds from power-on to the home screen after 10 years off (every day closed on its own) and
               1000 years off (older days closed as one stretch), events stored, peak RSS
   export      export_peak_rss: peak RSS of 'deskpet export' (streamed) of journals of 20,000 and 200,000 events
@@ -194,7 +197,7 @@ func scriptedYear(dbPath: String?, days: Int, options: EventStore.Options = Even
     return (secs, commands, (try? device.app.store.eventCount()) ?? 0, device)
 }
 
-/// Reminders of the scripted year: every one shown at its due second, none twice (SPEC §16).
+/// Reminders of the scripted year: every one shown at its due second, none twice (docs/performance.md).
 func reminderFigure(_ device: SimDevice) throws {
     let rows = try device.app.store.events()
     var shown = 0, late = 0, missed = 0, duplicates = 0
@@ -254,7 +257,7 @@ func benchYear(days: Int, dir: String) throws -> String {
     return path
 }
 
-/// Stats screens over five years of history (SPEC §12: ≤ 10 ms per screen).
+/// Stats screens over five years of history (docs/performance.md: ≤ 10 ms per screen).
 func benchStats(years: Int) throws {
     progress("stats: scripting \(years) years of daily life in memory")
     let run = try scriptedYear(dbPath: nil, days: years * 365, options: EventStore.Options())
@@ -311,7 +314,7 @@ func probeYearRSS(db: String, out: String, days: Int) -> Int32 {
     }
 }
 
-// MARK: - Device UI figures (SPEC §16)
+// MARK: - Device UI figures (docs/performance.md)
 
 /// A pet with a couple of weeks of life, for the UI figures.
 func uiFixtureDevice() throws -> SimDevice {
@@ -443,7 +446,7 @@ func benchButtons(presses: Int) throws {
           ("p90_percent", f(pct(Int(percentile(bytes.map(Double.init), 90))), 2)), ("target", q("typical <=10% of a full frame"))])
 }
 
-/// Loop wake-ups per simulated idle hour (SPEC §16: the idle daemon wakes only for the core's own
+/// Loop wake-ups per simulated idle hour (docs/performance.md: the idle daemon wakes only for the core's own
 /// events while the screen sleeps): a pet with two weeks of life, its reminders and day closes,
 /// and nobody touching it. Asleep: the loop's wake-ups vs the core's own over a whole day. Awake on
 /// home (dim and sleep set to their longest): with 10 fps animation, and without (e-paper style,
@@ -552,7 +555,7 @@ func cpuSeconds() -> Double {
     return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
 }
 
-/// The idle daemon's CPU (SPEC §16: < 0.5 % of a core while the screen sleeps): the real device
+/// The idle daemon's CPU (docs/performance.md: < 0.5 % of a core while the screen sleeps): the real device
 /// loop on the real clock, sleeping in poll(2), for `seconds` of wall time — with the screen asleep,
 /// and awake on home animating at 10 fps. The panel is the headless one (it decodes every byte it
 /// gets, which costs more than handing them to spidev), so the awake figure is an upper bound.
@@ -771,7 +774,7 @@ if argv.first == "--probe-open", argv.count == 4, argv[2] == "--result" { exit(p
 if argv.first == "--probe-export", argv.count == 5, argv[3] == "--result" { exit(probeExport(argv[1], out: argv[2], result: argv[4])) }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal"]
+let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal", "linkexport"]
 // ctl runs with link; bigjournal (a million events synthesised: minutes) only when asked for.
 var only: Set<String> = Set(figures).subtracting(["ctl", "bigjournal"])
 if let i = argv.firstIndex(of: "--only") {
@@ -817,6 +820,10 @@ do {
     }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("att") { progress("att: ATT PDUs and round trips per command at MTU 23, 185, 517"); try benchATT() }
+    if only.contains("linkexport") {
+        progress("linkexport: 64 exports of a ~4.4 MiB journal in one write")
+        try benchExportStall(targetBytes: quick ? 1 << 20 : 4_600_000, exports: 64)
+    }
     if only.contains("link") { progress("link: round trips over loopback TCP"); try benchLink(n: quick ? 500 : 5000, queued: 1000) }
     if only.contains("websocket") { progress("websocket: round trips over the WebSocket on loopback"); try benchWebSocket(n: quick ? 500 : 5000) }
     if only.contains("link") || only.contains("ctl") { progress("ctl: deskpetctl sync of 1000 queued commands"); try benchCtlSync(queued: 1000) }

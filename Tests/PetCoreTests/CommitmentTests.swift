@@ -2,7 +2,7 @@ import XCTest
 import TestSupport
 import PetCore
 
-// SPEC §8 commitments: stakes reserved when set, released when verified inside the window,
+// docs/commitments.md commitments: stakes reserved when set, released when verified inside the window,
 // forfeited to the charity jar when the window closes without one (no grace), paused occurrences
 // released, weekly series until an end date, DST and midnight-spanning windows.
 

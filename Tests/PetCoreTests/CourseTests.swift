@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-// SPEC §4 the course: the outline recorded at the start, unlock rules, the training week's
+// docs/habits.md the course: the outline recorded at the start, unlock rules, the training week's
 // observation checklist, prompts and the self-image goal.
 
 final class CourseTests: XCTestCase {

@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §1: days run from the day-start hour; DST days are still one day; zone and day-start
+/// docs/domain.md#time-and-days: days run from the day-start hour; DST days are still one day; zone and day-start
 /// changes never close a day twice; a clock jump backwards undoes nothing.
 final class DayTests: XCTestCase {
     func testDefaultDayStartIs3SoNightOwlHoursBelongToYesterday() {
@@ -154,7 +154,7 @@ final class DayTests: XCTestCase {
     }
 
     /// After switching to a zone ahead, the open day may already be over: the zone change closes it
-    /// itself, at its own instant (issue 11, finding 5), so nothing is left for the loop to settle
+    /// itself, at its own instant (docs/domain.md), so nothing is left for the loop to settle
     /// and the next wakeup is in the future (an app loop never spins on "now").
     func testAZoneJumpAheadClosesTheDayInTheSameCommand() {
         var h = Harness(zone: "Pacific/Pago_Pago", at: "2026-03-02 20:00")
@@ -169,7 +169,7 @@ final class DayTests: XCTestCase {
     }
 }
 
-/// SPEC §1/§2: missed items and catch-up after the device was off.
+/// docs/domain.md#time-and-days, docs/domain.md#tasks: missed items and catch-up after the device was off.
 final class MissedAndCatchUpTests: XCTestCase {
     func testPendingTaskIsMissedOnceAtTheEndOfItsDueDayNotBefore() {
         var h = Harness(at: "2026-03-02 08:00")
@@ -270,7 +270,7 @@ final class MissedAndCatchUpTests: XCTestCase {
     }
 }
 
-/// SPEC §1 pause: no day counts as missed, no streak breaks, the pet sleeps.
+/// docs/domain.md#time-and-days pause: no day counts as missed, no streak breaks, the pet sleeps.
 final class PauseTests: XCTestCase {
     func testPauseExcusesDueTasksAndFreezesTheStreak() {
         var h = Harness(at: "2026-03-02 08:00")

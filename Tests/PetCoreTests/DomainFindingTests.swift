@@ -2,12 +2,12 @@ import XCTest
 import TestSupport
 import PetCore
 
-// Issue 11, "Domain findings" 2–5, each checked against SPEC:
-// 2. a recurring task keeps the owner's wall-clock time through a DST gap (SPEC §1, §2);
-// 3. the daily streak counts every due task and every habit, never the movement box (§7 vs §4);
+// Domain findings, each checked against the rules (docs/domain.md):
+// 2. a recurring task keeps the owner's wall-clock time through a DST gap (docs/domain.md#time-and-days, docs/domain.md#tasks);
+// 3. the daily streak counts every due task and every habit, never the movement box (docs/domain.md#streak-and-badges vs docs/habits.md);
 // 4. a verification outside a commitment's window is refused and changes nothing; the window's
-//    close is the (only) way to fail (§8);
-// 5. a zone or day-start change that ends the open day closes it at once, in the same command (§1).
+//    close is the (only) way to fail (docs/commitments.md);
+// 5. a zone or day-start change that ends the open day closes it at once, in the same command (docs/domain.md#time-and-days).
 
 final class RecurrenceWallClockTests: XCTestCase {
     private let berlin = "Europe/Berlin"
@@ -157,7 +157,7 @@ final class StreakMovementTests: XCTestCase {
         XCTAssertEqual(days.map(\.missed), [0, 0, 0])
         XCTAssertEqual(days.map(\.due), [2, 2, 2], "one task and the habits item each day")
         XCTAssertEqual(h.state.badges["streak-3"], h.t("2026-03-05 03:00"))
-        // The bonus (§4) is still movement's: only Monday was complete. 2 habits: 25; ×1.5 → 38 + 1.
+        // The bonus (docs/habits.md) is still movement's: only Monday was complete. 2 habits: 25; ×1.5 → 38 + 1.
         XCTAssertEqual(h.journal.habitScores.map(\.points), [39, 25, 25])
         XCTAssertEqual(h.journal.habitScores.map(\.bonus), [1, 0, 0])
         XCTAssertEqual(h.state.habits.counter, 1)
@@ -325,7 +325,7 @@ final class SettingsCloseTheDayTests: XCTestCase {
     }
 }
 
-/// Found while checking SPEC §11 ("none lost") against the code: a habit reminder at 02:30 with days
+/// Found while checking docs/domain.md#reminders-and-nudges ("none lost") against the code: a habit reminder at 02:30 with days
 /// starting at 03:00 was lost on the spring-forward night (02:30 → 03:30 fell into the next day).
 final class HabitReminderGapTests: XCTestCase {
     func testAReminderInsideTheGapThatWouldLeaveItsDayFiresAtTheJump() {
@@ -349,9 +349,9 @@ final class HabitReminderGapTests: XCTestCase {
     }
 }
 
-/// Found while checking SPEC §5 against the code: the mood's follow-through ("share of due items done
+/// Found while checking docs/domain.md#the-pet against the code: the mood's follow-through ("share of due items done
 /// over the last 3 days") counted tasks only, so an owner keeping (or dropping) every habit left the
-/// pet exactly as content as one doing nothing. Habits are due items (§7).
+/// pet exactly as content as one doing nothing. Habits are due items (docs/domain.md#streak-and-badges).
 final class MoodHabitsTests: XCTestCase {
     private func threeDays(checking: Bool) -> Harness {
         var h = Harness(at: "2026-03-02 08:00")

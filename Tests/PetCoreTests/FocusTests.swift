@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-// SPEC §8 focus sessions: 15–240 minutes (default 25), one at a time, failing on cancel or on a
+// docs/commitments.md focus sessions: 15–240 minutes (default 25), one at a time, failing on cancel or on a
 // blocked app, completing at their (absolute) end with a task's reward for estimate = length, and
 // verifying focus commitments whose window was open when they started.
 

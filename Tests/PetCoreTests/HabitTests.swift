@@ -2,7 +2,7 @@ import XCTest
 import TestSupport
 import PetCore
 
-// SPEC §4 habits and the daily checklist, §7 (habits in the daily streak), §11 (habit reminders,
+// docs/habits.md habits and the daily checklist, docs/domain.md#streak-and-badges (habits in the daily streak), docs/domain.md#reminders-and-nudges (habit reminders,
 // evening check-in). Mon 2026-03-02 is the first day unless a test says otherwise; days start 03:00.
 
 extension Array where Element == Event {
@@ -273,7 +273,7 @@ final class HabitChecklistTests: XCTestCase {
         XCTAssertEqual(mon.map(\.due), [2])
         XCTAssertEqual(mon.map(\.missed), [1])
         XCTAssertEqual(h.state.streak, 0)
-        // Both habits without movement: done for the streak (SPEC §7), but no bonus (§4).
+        // Both habits without movement: done for the streak (docs/domain.md#streak-and-badges), but no bonus (docs/habits.md).
         h.check("h1", "h2")
         h.advance(to: "2026-03-04 04:00")
         XCTAssertEqual(h.state.streak, 1)

@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §5: the pet's profile, needs, mood and petting.
+/// docs/domain.md#the-pet: the pet's profile, needs, mood and petting.
 final class PetProfileTests: XCTestCase {
     func testNameRules() {
         var h = Harness(at: "2026-03-02 08:00")
@@ -164,7 +164,7 @@ final class MoodTests: XCTestCase {
     }
 }
 
-/// SPEC §5 lines: ≥ 60 distinct, ≤ 60 characters, never the same twice in a row.
+/// docs/domain.md#the-pet lines: ≥ 60 distinct, ≤ 60 characters, never the same twice in a row.
 final class LinesTests: XCTestCase {
     func testAtLeast60DistinctShortLines() {
         XCTAssertGreaterThanOrEqual(Set(Lines.all.map(\.text)).count, 60)

@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §9: the quit log (docs/quit-log.md). 2026-03-02 is a Monday; UTC, day start 03:00.
+/// The quit log (docs/quit-log.md). 2026-03-02 is a Monday; UTC, day start 03:00.
 final class QuitLogTests: XCTestCase {
     private func logged(_ events: [Event]) -> [(trigger: String, outcome: QuitOutcome, rec: String)] {
         events.compactMap {

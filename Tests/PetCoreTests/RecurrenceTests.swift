@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §2: recurrence (daily, chosen weekdays, every N days, optional end date); the next
+/// docs/domain.md#tasks: recurrence (daily, chosen weekdays, every N days, optional end date); the next
 /// occurrence is spawned when the current one is completed or missed, at the same local time.
 final class RecurrenceTests: XCTestCase {
     func testParse() throws {

@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §3: coins = round(base × timing × repeat) + size; XP = 2 × coins.
+/// docs/domain.md#rewards-xp-levels: coins = round(base × timing × repeat) + size; XP = 2 × coins.
 final class RewardFormulaTests: XCTestCase {
     /// Every priority × timing × repeat, without estimate: (priority, timing, recurring) → coins.
     func testBaseTimingRepeatTable() {
@@ -147,7 +147,7 @@ final class RewardEngineTests: XCTestCase {
     }
 }
 
-/// SPEC §3: levels 1–100, XP from L to L+1 = 50 + 25 L.
+/// docs/domain.md#rewards-xp-levels: levels 1–100, XP from L to L+1 = 50 + 25 L.
 final class LevelTests: XCTestCase {
     func testXPToNextLevel() {
         XCTAssertEqual(Levels.xpToNext(from: 1), 75)
@@ -239,7 +239,7 @@ final class LevelTests: XCTestCase {
         XCTAssertNil(h.task("c")?.reward)
     }
 
-    /// With the §3 formula one completion earns at most 2 × 41 = 82 XP, while every level step is
+    /// With the docs/domain.md#rewards-xp-levels formula one completion earns at most 2 × 41 = 82 XP, while every level step is
     /// ≥ 75 XP and grows, so a single completion can cross at most one level: a multi-level jump is not
     /// reachable through tasks today. The engine still emits one levelReached per level crossed.
     func testOneCompletionNeverCrossesTwoLevels() {

@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §10: screen time and challenges (docs/screen-time.md). 2026-03-02 is a Monday; day start 03:00.
+/// Screen time and challenges (docs/screen-time.md). 2026-03-02 is a Monday; day start 03:00.
 final class ScreenTimeTests: XCTestCase {
     /// Reports a session; sent at its end if that is later than now.
     private func session(_ h: inout Harness, _ app: String, _ start: String, _ end: String,

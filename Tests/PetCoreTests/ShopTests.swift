@@ -2,7 +2,7 @@ import XCTest
 import TestSupport
 import PetCore
 
-// SPEC §5 (food), §6 (store, inventory, streak repair) and the first-purchase badge of §7.
+// docs/domain.md#the-pet (food), docs/shop.md (store, inventory, streak repair) and the first-purchase badge of docs/domain.md#streak-and-badges.
 //
 // Numbers used below (content/catalogue.json): apple 5 coins +10 fullness, cookie 5 +6,
 // banana 7 +12, sandwich 12 +25, pizza-slice 15 +30, noodle-bowl 18 +35 (level 2),
@@ -166,7 +166,7 @@ final class ShopTests: XCTestCase {
         XCTAssertEqual(events.badges, ["first-purchase"])
         XCTAssertEqual(h.state.badges["first-purchase"], h.now)
         XCTAssertEqual(events.saidKeys.count, 1)
-        // An apple is food: a food line (never "can I wear it?"), issue 10.
+        // An apple is food: a food line (never "can I wear it?"), docs/screens.md.
         XCTAssertTrue(events.saidKeys[0].hasPrefix("food."), events.saidKeys[0])
         XCTAssertEqual(Lines.line(key: events.saidKeys[0])?.kind, .purchaseFood)
 
@@ -476,7 +476,7 @@ final class ShopTests: XCTestCase {
     }
 }
 
-/// SPEC §6: streak repair — within 48 h of the break, 20 × length coins, at most once per 30 days.
+/// docs/shop.md: streak repair — within 48 h of the break, 20 × length coins, at most once per 30 days.
 final class StreakRepairTests: XCTestCase {
     /// A task due at 18:00 on `date`, completed at 12:00 (normal, on time: +10 coins).
     private func doDay(_ h: inout Harness, _ date: String, file: StaticString = #filePath, line: UInt = #line) {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import PetCore
 
-/// SPEC §12: stats per day, week and month from the per-day aggregates the fold keeps.
+/// docs/domain.md#stats: stats per day, week and month from the per-day aggregates the fold keeps.
 final class StatsTests: XCTestCase {
     /// Mon 2 … Sun 8 March 2026 in UTC: tasks done, missed and pending, coins, completion times.
     func week() -> Harness {
@@ -79,7 +79,7 @@ final class StatsTests: XCTestCase {
     }
 }
 
-/// SPEC §11 through `notify`: shown once, missed when late, the unsolicited cap, the phone queue.
+/// docs/domain.md#reminders-and-nudges through `notify`: shown once, missed when late, the unsolicited cap, the phone queue.
 final class ReminderTests: XCTestCase {
     func nudge(_ id: String, _ due: Instant, solicited: Bool) -> Reminder {
         Reminder(id: id, source: solicited ? .habit : .checkin, ref: "x", due: due, solicited: solicited)
@@ -181,7 +181,7 @@ final class ReminderTests: XCTestCase {
     }
 }
 
-/// SPEC §14 settings: theme, sound, brightness, dim and sleep times.
+/// docs/screens.md settings: theme, sound, brightness, dim and sleep times.
 final class DeviceSettingsTests: XCTestCase {
     func testChangesAndRefusals() {
         var h = Harness(at: "2026-03-02 08:00")

@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §7: the daily streak and badges (each once, with the instant it was earned).
+/// docs/domain.md#streak-and-badges: the daily streak and badges (each once, with the instant it was earned).
 ///
 /// Chosen streak rule (documented here): a day with at least one task due grows the streak when
 /// every due task was done, breaks it to 0 when one was missed; a day with nothing due leaves it as

@@ -1,7 +1,7 @@
 import XCTest
 import PetCore
 
-/// SPEC §2 validation: every refused command names the field and changes nothing.
+/// docs/domain.md#tasks validation: every refused command names the field and changes nothing.
 final class TaskValidationTests: XCTestCase {
     private func harness() -> Harness {
         var h = Harness(at: "2026-03-02 08:00")
@@ -165,7 +165,7 @@ func refusal(_ body: () throws(DomainError) -> Void) -> Refusal? {
     do { try body(); return nil } catch { return error.refusal }
 }
 
-/// SPEC §2 actions: create, edit, delete, duplicate, start, complete, un-complete, silence.
+/// docs/domain.md#tasks actions: create, edit, delete, duplicate, start, complete, un-complete, silence.
 final class TaskActionTests: XCTestCase {
     func testCreateStoresEveryField() {
         var h = Harness(at: "2026-03-02 08:00")
@@ -366,7 +366,7 @@ final class TaskActionTests: XCTestCase {
     }
 }
 
-/// SPEC §2 categories: defaults, add/rename/delete up to 32, delete moves tasks to Other.
+/// docs/domain.md#tasks categories: defaults, add/rename/delete up to 32, delete moves tasks to Other.
 final class CategoryTests: XCTestCase {
     func testDefaults() {
         let h = Harness(at: "2026-03-02 08:00")
@@ -426,7 +426,7 @@ final class CategoryTests: XCTestCase {
     }
 }
 
-/// SPEC §2: lists sort by due, then priority, then creation; filter by category/project/state.
+/// docs/domain.md#tasks: lists sort by due, then priority, then creation; filter by category/project/state.
 final class TaskListTests: XCTestCase {
     func testOrderDueThenPriorityThenCreation() {
         var h = Harness(at: "2026-03-02 08:00")

@@ -3,7 +3,7 @@ import XCTest
 import TestSupport
 @testable import PetCore
 
-/// The one valid range of instants and durations (issue 11): enforced where input enters, and
+/// The one valid range of instants and durations (docs/reliability.md): enforced where input enters, and
 /// arithmetic that cannot trap even outside it.
 final class TimeRangeTests: XCTestCase {
     let edges: [Int64] = [.min, .min + 1, -1 << 62, TimeRange.earliest.seconds - 1, TimeRange.earliest.seconds,
@@ -79,7 +79,7 @@ final class TimeRangeTests: XCTestCase {
 
     func testCommandsWithInstantsOutsideTheRangeAreRefusedNamingTheField() {
         var h = Harness(zone: "Europe/Berlin", at: "2026-03-02 08:00")
-        // Issue 11, crashes 1–4: each is a clear error naming the field, and nothing changes.
+        // docs/reliability.md: each is a clear error naming the field, and nothing changes.
         h.refuse("task.create", ["task": "t", "title": "T", "due": "@9223372036854775807"], .field("due"))
         h.refuse("task.create", ["task": "t", "title": "T", "due": "@-9223372036854775808"], .field("due"))
         h.refuse("task.create", ["task": "t", "title": "T", "reminders": "today 09:00,@253402300800"], .field("reminders[1]"))

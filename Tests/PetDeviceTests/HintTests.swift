@@ -6,7 +6,7 @@ import Foundation
 import PetUI
 @testable import PetDevice
 
-/// Issue 10 item 2: the hint bar is honest. Over every view the navigator can reach from home on
+/// docs/navigation.md: the hint bar is honest. Over every view the navigator can reach from home on
 /// every board (a search over its states with the board's own gestures), each hint names a key
 /// that, pressed, does what the hint says — checked on the navigator's effects and view — and the
 /// line drawn for the hints fits every display.

@@ -7,7 +7,7 @@ import PetUI
 @testable import PetDevice
 
 /// A stored row that cannot be read or folded is refused with its `seq` named, and the device then
-/// runs in recovery mode (issue 11, crash 7): the journals here are hand-edited with the sqlite3 CLI.
+/// runs in recovery mode (docs/reliability.md): the journals here are hand-edited with the sqlite3 CLI.
 final class JournalRecoveryTests: XCTestCase {
     let t0 = Instant(1_772_434_800) // Mon 2026-03-02 07:00 UTC
 

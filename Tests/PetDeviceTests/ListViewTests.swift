@@ -4,7 +4,7 @@ import PetStore
 import PetUI
 @testable import PetDevice
 
-/// Issue 7: the row a screen highlights is the row the navigator acts on, on every board, every
+/// docs/navigation.md: the row a screen highlights is the row the navigator acts on, on every board, every
 /// list screen and every display — read back from what the screen drew (the canvas's text record,
 /// whose runs of the highlighted row are marked), while moving through every row in both
 /// directions, scrolling past what fits.
@@ -159,7 +159,7 @@ final class ListViewTests: XCTestCase {
         }
     }
 
-    // MARK: - The report of issue 7
+    // MARK: - The report of docs/navigation.md
 
     /// Joystick: settings, up (wraps to the last row, "Factory reset"): the screen highlights that
     /// row, centre arms it and the row says "Erase all? hold OK", holding centre erases. On

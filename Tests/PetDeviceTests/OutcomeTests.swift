@@ -7,7 +7,7 @@ import PetStore
 
 /// `PetApp.handle` returns its outcome: the reply or the refusal, and every event it stored.
 extension PetAppTests {
-    // MARK: - The outcome of handle (issue 7)
+    // MARK: - The outcome of handle (docs/navigation.md)
 
     func testRefusalStillReportsTheTimeEventsItCommitted() throws {
         let app = try PetApp(store: try EventStore.inMemory(), now: t0, zone: "UTC")

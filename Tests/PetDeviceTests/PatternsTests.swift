@@ -1,7 +1,7 @@
 import XCTest
 @testable import PetDevice
 
-/// The buzzer and LED tables (SPEC §14, docs/sound-and-light.md).
+/// The buzzer and LED tables (docs/sound-and-light.md).
 final class PatternsTests: XCTestCase {
     func testEveryToneIsShortAndStartsAndEndsWithANote() {
         for tone in Tone.allCases {

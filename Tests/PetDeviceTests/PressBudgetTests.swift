@@ -3,7 +3,7 @@ import PetCore
 import PetUI
 @testable import PetDevice
 
-/// Issue 10 item 6: what each everyday job costs in presses from home, per board, found by search.
+/// docs/navigation.md: what each everyday job costs in presses from home, per board, found by search.
 /// A uniform-cost search over the navigator's states from home: each gesture of the board counts
 /// as its presses (tap 1, double 2, hold 1, chord 1) and the search stops when the job's effect
 /// appears (or, for stats, when the stats screen shows).

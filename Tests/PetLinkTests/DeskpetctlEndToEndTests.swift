@@ -8,7 +8,7 @@ import XCTest
 
 /// The built `deskpetctl` against a simulated device served in this process (loopback TCP, as
 /// the issue asks, and a Unix socket)
-/// (issue 9, item 6): it pairs with the code the device shows, adds a task, watches (a queued
+/// (docs/deskpetctl.md): it pairs with the code the device shows, adds a task, watches (a queued
 /// reminder, the reward event of a completion made meanwhile by another deskpetctl run), resends
 /// the completion's id (a duplicate: no second reward), then the device goes away: 1001
 /// commands are queued offline (one `task add` and a `batch` of 1000, one of them repeating the

@@ -20,6 +20,12 @@ final class FakeLinkHost: LinkHost {
     /// Every `commit` fails as a broken journal does (nothing stored).
     var journalBroken = false
     private(set) var requests: [Request] = []
+    /// Bytes each client has unread in the (pretend) transport.
+    var queued: [Int: Int] = [:]
+    /// Exports started (`startExport` calls) so far.
+    private(set) var exportsBuilt = 0
+    /// The exports started, in order (their `rowsRead` counts the journal work done).
+    private(set) var producers: [Export.Producer] = []
 
     init(start: Instant = Instant(1_772_434_800)) throws {
         app = try PetApp(store: try EventStore.inMemory(), now: start, zone: "UTC")
@@ -31,7 +37,13 @@ final class FakeLinkHost: LinkHost {
     var clockIsSettable: Bool { settable }
 
     func storedEvents(after seq: Int64, limit: Int) throws(AppError) -> [EventRow] { try app.events(after: seq, limit: limit) }
-    func exportDocument() throws(AppError) -> [UInt8] { try Export.document(app, now: now) }
+    func startExport() -> Export.Producer {
+        exportsBuilt += 1
+        let p = Export.Producer(app, now: now)
+        producers.append(p)
+        return p
+    }
+    func queuedBytes(client: Int) -> Int { queued[client] ?? 0 }
 
     func setWallClock(ms: Int64) throws(HardwareError) {
         if let clockRefusal { throw clockRefusal }

@@ -1,4 +1,4 @@
-// RangeScenarioTests.swift — every crash of issue 11 ("Crashes found", 1–5 and 8) run as the
+// RangeScenarioTests.swift — every crash of docs/reliability.md ("Crashes found", 1–5 and 8) run as the
 // scenario line that crashed `deskpet-sim run`: each is now a clear error naming the step or the
 // field, or (catch-up) finishes quickly.
 

@@ -4,7 +4,7 @@ import PetDevice
 import PetUI
 @testable import PetSim
 
-/// Issue 10 item 10: a short wipe between screens on colour panels, its frames scheduled by the
+/// docs/navigation.md: a short wipe between screens on colour panels, its frames scheduled by the
 /// loop's deadline on the virtual clock, then no wake-ups again; a cut on e-paper and the OLED.
 final class TransitionTests: XCTestCase {
     let t0 = Instant(1_772_434_800) // Mon 2026-03-02 07:00 UTC

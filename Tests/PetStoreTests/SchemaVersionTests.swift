@@ -1,5 +1,5 @@
 // SchemaVersionTests.swift — a journal whose user_version is negative, huge or newer is refused
-// with a typed error (issue 11, crash 6: `PRAGMA user_version=-1` trapped in migrate).
+// with a typed error (docs/reliability.md: `PRAGMA user_version=-1` trapped in migrate).
 
 import Foundation
 import XCTest

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PetStore
 
-/// Factory reset (SPEC §13): everything is deleted and nothing readable is left in the files.
+/// Factory reset (docs/export.md): everything is deleted and nothing readable is left in the files.
 final class WipeTests: StoreTestCase {
     func testWipeLeavesNoTraceOnDisk() throws {
         let p = path("wipe.sqlite")

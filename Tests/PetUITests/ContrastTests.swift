@@ -2,7 +2,7 @@ import XCTest
 import PetCore
 @testable import PetUI
 
-/// WCAG AA contrast measured on the rendered frames of every screen × display × theme (issue 10,
+/// WCAG AA contrast measured on the rendered frames of every screen × display × theme (docs/screens.md,
 /// item 3): text ≥ 4.5:1, bars, rings and icons ≥ 3:1 against what they sit on.
 ///
 /// How the text measurement works: every text run the canvas records has a rect (its cells, or

@@ -5,7 +5,7 @@ import PetCore
 @testable import PetUI
 import PetDevice   // the panels' RAM layouts (PetDevice/Drivers/*RAM.swift) the frames are shown through
 
-/// Golden frames (issue 4): every screen × every display size (and the home screen in both themes)
+/// Golden frames (docs/screens.md#golden-frames): every screen × every display size (and the home screen in both themes)
 /// rendered headless, packed in the panel's byte format and decoded back (what the panel shows), and
 /// compared byte for byte with the committed PNGs in Tests/PetUITests/Golden.
 /// A mismatch writes `<name>_actual.png` and `<name>_diff.png` (changed pixels in magenta over a
@@ -30,7 +30,7 @@ final class GoldenFrameTests: XCTestCase {
         for profile in DisplayProfile.all {
             out.append(("home-status@\(profile.id)", .home, profile, .light))
         }
-        // The icon menu over home (issue 10), on its second entry.
+        // The icon menu over home (docs/screens.md), on its second entry.
         for profile in DisplayProfile.all {
             out.append(("menu@\(profile.id)", .home, profile, .light))
         }

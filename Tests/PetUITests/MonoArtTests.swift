@@ -3,7 +3,7 @@ import PetCore
 @testable import PetUI
 
 /// The hand-drawn 1-bit art (art/mono-*.txt), the OLED's white on black, and whole items in every
-/// crop of the pet scene (issue 10, items 4 and 7).
+/// crop of the pet scene (docs/screens.md).
 final class MonoArtTests: XCTestCase {
     let lib = ArtLibrary.builtIn
     static let layered = ["body", "faces", "wear-hat", "wear-glasses", "wear-scarf", "home", "fx", "backgrounds"]

@@ -241,7 +241,7 @@ final class NavigatorTests: XCTestCase {
         XCTAssertEqual(NavRows.menu.count, ScreenID.allCases.count - 3, "every screen but boot, home and task detail")
     }
 
-    // MARK: - Home's card: open tasks, then today's unchecked habits (issue 10 item 6)
+    // MARK: - Home's card: open tasks, then today's unchecked habits (docs/navigation.md)
 
     func testHomesCardStepsThroughTasksThenUncheckedHabitsAndHoldSelectChecksOne() throws {
         var w = try twoTasks()
@@ -269,7 +269,7 @@ final class NavigatorTests: XCTestCase {
         XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: w.now), [], "nothing shown, nothing done")
     }
 
-    // MARK: - Unpairing from the device (issue 9)
+    // MARK: - Unpairing from the device (docs/protocol.md#pairing)
 
     func testHoldSelectOnAPairedPhoneUnpairsItAndOnlyWhenNoCodeShows() throws {
         var w = try NavWorld()

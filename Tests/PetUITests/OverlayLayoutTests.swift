@@ -2,7 +2,7 @@ import XCTest
 import PetCore
 @testable import PetUI
 
-/// Issue 10 item 9: overlays do not collide. Rectangles from the layouts themselves and pixels
+/// docs/screens.md: overlays do not collide. Rectangles from the layouts themselves and pixels
 /// from the rendered frames: the menu leaves home's status bar and the hint bar alone, toasts take
 /// the hint bar's strip (never list rows or the cursor), the tallest stats bar reaches its
 /// gridline and no value label crosses it; counts read in the right number.

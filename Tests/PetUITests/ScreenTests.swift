@@ -44,7 +44,7 @@ final class ScreenTests: XCTestCase {
         out.append(("today-scrolled", st, scrolled))
         var detail = UIFixture.ui(for: .taskDetail, now: now); detail.detailTaskID = "plants"
         out.append(("detail-short", st, detail))
-        // Issue 10: the icon menu (on Focus: hold B starts one), and home once the tip is learned.
+        // docs/navigation.md: the icon menu (on Focus: hold B starts one), and home once the tip is learned.
         var menu = UIFixture.ui(for: .home, now: now); menu.menu = 1
         out.append(("menu", UIFixture.state(focus: false), menu))
         var learned = st; learned.device.holdTipDone = true

@@ -2,7 +2,7 @@ import XCTest
 import PetCore
 @testable import PetUI
 
-/// Important text is never cut off (issue 10, item 8): over every screen × display × theme, with
+/// Important text is never cut off (docs/screens.md): over every screen × display × theme, with
 /// hostile task titles (one long word, the 100-character maximum, Latin-1), the whole text can be
 /// read — drawn whole, wrapped over several lines, or scrolled by the marquee over time — except
 /// on e-paper, where nothing moves and only the task detail must show it all. And no text is drawn

@@ -2,7 +2,7 @@ import XCTest
 import PetCore
 @testable import PetUI
 
-/// The physical height of the smallest text on every display (issue 10, item 3): capitals at
+/// The physical height of the smallest text on every display (docs/screens.md): capitals at
 /// least `DisplayProfile.minimumCapHeightMM` (1.1 mm) tall on the panel's glass.
 ///
 /// Capital height of the 6×8 face (7 px): 240×240 1.3" 0.68 mm, 320×240 2.0" 0.89 mm, 128×64 0.96"

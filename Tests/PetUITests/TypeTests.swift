@@ -2,7 +2,7 @@ import XCTest
 import PetCore
 @testable import PetUI
 
-/// The coin icon next to digits and the descenders (issue 10, items 1 and 3).
+/// The coin icon next to digits and the descenders (docs/screens.md).
 final class TypeTests: XCTestCase {
     /// Ink pixels of `ch` in `face` as (column, row) pairs.
     func ink(_ ch: Character, _ face: FontFace) -> Set<[Int]> {

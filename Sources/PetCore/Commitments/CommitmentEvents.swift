@@ -1,4 +1,4 @@
-/// Journal events of commitments and focus sessions (SPEC §8). Each encodes as a flat JSON object
+/// Journal events of commitments and focus sessions (docs/commitments.md). Each encodes as a flat JSON object
 /// with its `type` and fields (docs/commitments.md lists them).
 
 /// Why a commitment's occurrence was forfeited (its stake went to the charity jar).

@@ -1,4 +1,4 @@
-/// Commitments (wake-up, on-time, focus, place) with coin stakes, and focus sessions (SPEC §8).
+/// Commitments (wake-up, on-time, focus, place) with coin stakes, and focus sessions (docs/commitments.md).
 ///
 /// A commitment promises something at a set time, verified inside a window around it; its stake
 /// is reserved (taken out of the spendable balance) while it is pending, released when verified

@@ -1,4 +1,4 @@
-/// Focus sessions (SPEC §8): one at a time, 15–240 minutes (default 25), with a block list of app
+/// Focus sessions (docs/commitments.md): one at a time, 15–240 minutes (default 25), with a block list of app
 /// ids. The session fails if cancelled or if the phone reports use of a blocked app; it completes
 /// at its end (an absolute duration) and earns coins like a task whose estimate is its length.
 /// A completed session verifies the focus commitments whose windows were open when it started.

@@ -1,5 +1,5 @@
 /// Builds commands from flat `name key=value…` fields: the shape shared by the simulator's
-/// `send` lines and the phone protocol's command objects (docs/commands.md).
+/// `send` lines and the phone protocol's command objects (docs/scenarios.md#commands).
 
 public enum CommandParser {
     /// Fields each command accepts (anything else is refused, naming the field): the parser's own
@@ -50,6 +50,9 @@ public enum CommandParser {
         }
     }
 
+    /// The most bytes of UTF-8 any one field may hold.
+    public static let maxFieldBytes = 2_048
+
     public static func parse(name: String, fields: [String: String], id: String, at: Instant,
                              clock: DayClock, current: DeviceSettings? = nil) throws(DomainError) -> Command {
         guard let allowed = fieldsByCommand[name] else { throw .unknownCommand(name: name) }
@@ -57,6 +60,11 @@ public enum CommandParser {
             throw .invalidField(field: key, reason: "is not a field of \(name) (fields: \(allowed.sorted().joined(separator: ", ")))")
         }
         try checkControlCharacters(fields, id: id)
+        // Whatever a field holds, at most `maxFieldBytes` (the longest text, a task's notes, is
+        // 2,000): what a command stores must fit in the frames that carry it (docs/protocol.md).
+        for key in fields.keys.sorted() where fields[key]!.utf8.count > maxFieldBytes {
+            throw .invalidField(field: key, reason: "must be at most \(maxFieldBytes) bytes of UTF-8 (got \(fields[key]!.utf8.count))")
+        }
         let f = Fields(values: fields, at: at, clock: clock)
         let action: Action
         switch name {

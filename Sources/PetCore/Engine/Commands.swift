@@ -12,7 +12,7 @@ public struct Command: Sendable, Equatable {
     }
 }
 
-/// Fields of a new task. Absent optional fields take SPEC defaults.
+/// Fields of a new task. Absent optional fields take the defaults of docs/domain.md#tasks.
 public struct TaskDraft: Sendable, Equatable {
     public var id: String?
     public var title: String

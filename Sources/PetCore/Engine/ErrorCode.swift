@@ -35,6 +35,10 @@ public enum ErrorCode {
     public static let confirmOnDevice = "confirm_on_device"
     public static let journal = "journal_failed"
     public static let internalError = "internal"
+    /// The device is already doing as much of this as it allows (exports): try again later.
+    public static let busy = "exports_busy"
+    /// An answer would not fit in one frame (docs/protocol.md#limits).
+    public static let tooLarge = "answer_too_large"
 
     // The device app's (`AppError.code`) for failures below the domain.
     public static let storage = "storage_error"
@@ -49,7 +53,7 @@ public enum ErrorCode {
     public static let link: [String] = [malformed, frameTooLarge, unknownType, unsupportedVersion, helloFirst,
                                         notPaired, badToken, noChallenge, wrongCode, pairingLocked, tooManyPhones,
                                         tooManyClients, timeout, overloaded, unsupported, confirmOnDevice, journal,
-                                        internalError]
+                                        internalError, busy, tooLarge]
 
     /// The device app's codes.
     public static let app: [String] = [storage, journalRead, hardware]

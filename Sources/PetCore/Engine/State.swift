@@ -4,9 +4,9 @@ public struct DayTally: Codable, Sendable, Equatable {
     /// Tasks completed / missed that day.
     public var done = 0
     public var missed = 0
-    /// The day's habits item (SPEC §7: every habit is a due item): 1 in `habitsDone` when every habit
+    /// The day's habits item (docs/domain.md#streak-and-badges: every habit is a due item): 1 in `habitsDone` when every habit
     /// was checked at the close, 1 in `habitsMissed` when one was not; both 0 without a checklist or
-    /// on a paused day. Used by the mood's follow-through (§5), not by the perfect week.
+    /// on a paused day. Used by the mood's follow-through (docs/domain.md#the-pet), not by the perfect week.
     public var habitsDone = 0
     public var habitsMissed = 0
 
@@ -105,7 +105,7 @@ public struct PetState: Sendable, Equatable, Codable {
     public var reminders = ReminderState()
     /// Paired phones and the pairing lockout (Phones/Phones.swift).
     public var phones = PhonesState()
-    /// Per-day aggregates for the stats screens (SPEC §12), kept for the whole history.
+    /// Per-day aggregates for the stats screens (docs/domain.md#stats), kept for the whole history.
     public var stats = StatsState()
 
     /// Snapshot and export keys: the property names, except that the reminders keep their older

@@ -21,7 +21,7 @@
 /// Tests/PetCoreTests/SubsystemRegistryTests.swift, which walks every subsystem.
 
 /// The commands of one subsystem: their protocol names with the fields each accepts, and the
-/// parser from flat fields (docs/commands.md). `CommandParser` merges every registered
+/// parser from flat fields (docs/scenarios.md#commands). `CommandParser` merges every registered
 /// subsystem's table; a name must belong to one table only.
 protocol CommandTable {
     /// Command name → the fields it accepts.

@@ -1,4 +1,4 @@
-/// The course (SPEC §4): a content pack's outline — what the device needs of it: lesson ids, weeks,
+/// The course (docs/habits.md): a content pack's outline — what the device needs of it: lesson ids, weeks,
 /// order and prompts. The text lives in the pack and is shown by the phone; the device records the
 /// outline in `course.started`, so replaying the journal never needs the pack file.
 

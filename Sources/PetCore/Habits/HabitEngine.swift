@@ -234,9 +234,9 @@ extension Engine {
     }
 
     /// Whether every habit on `day`'s checklist (or the training week's observation box) was
-    /// checked (nil: no checklist that day). Counts in the daily streak like a due item (SPEC §7:
+    /// checked (nil: no checklist that day). Counts in the daily streak like a due item (docs/domain.md#streak-and-badges:
     /// "every due task and every habit"). The movement box is not a habit: it only multiplies the
-    /// day's score and is needed for the streak *bonus* (§4), never for the daily streak.
+    /// day's score and is needed for the streak *bonus* (docs/habits.md), never for the daily streak.
     func habitDayComplete(day: Int) -> Bool? {
         guard let s = state.habits.lastScore, s.day == day, s.boxes > 0 else { return nil }
         return s.checked >= s.boxes

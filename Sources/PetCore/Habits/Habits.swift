@@ -1,4 +1,4 @@
-/// Habits, the daily checklist, the 66-day course and the evening check-in (SPEC §4, §7, §11).
+/// Habits, the daily checklist, the 66-day course and the evening check-in (docs/habits.md, docs/domain.md#streak-and-badges, docs/domain.md#reminders-and-nudges).
 ///
 /// - A habit is owner-typed text (1–140 characters) with an optional daily reminder time that can be
 ///   switched on and off. At most 12 are active; the text can be edited from 14 days after creation
@@ -80,6 +80,8 @@ public enum HabitReminderChange: Sendable, Equatable {
 public enum HabitRules {
     public static let maxActive = 12
     public static let textLength = 1...140
+    /// At most 4 bytes of UTF-8 per character allowed (docs/domain.md, "Text").
+    public static let textMaxBytes = 560
     public static let selfImageLength = 0...140
     /// Days after creation from which a habit's text can be edited.
     public static let editDelayDays = 14
@@ -112,6 +114,7 @@ public enum HabitRules {
             throw .invalidField(field: field, reason: "must be \(textLength.text) characters (got \(t.count))")
         }
         guard !t.contains(where: { $0.isNewline }) else { throw .invalidField(field: field, reason: "must be a single line") }
+        try TaskRules.validateBytes(t, field: field, max: textMaxBytes)
         return t
     }
 
@@ -348,7 +351,7 @@ extension PetState {
         return s
     }
 
-    /// The score of `day` for the given checks (the formula of SPEC §4).
+    /// The score of `day` for the given checks (the formula of docs/habits.md).
     func habitScore(day: Int, checks: Set<String>, paused: Bool) -> HabitDayScore {
         let boxes = checklistBoxes(day: day)
         let checked = boxes.filter { checks.contains($0) }.count

@@ -1,4 +1,4 @@
-/// What the pet says (SPEC §5): short lines (≤ 60 characters) by occasion and personality.
+/// What the pet says (docs/domain.md#the-pet): short lines (≤ 60 characters) by occasion and personality.
 /// Missed-item lines encourage and never blame. Lines are data: add one by adding an entry.
 
 public enum LineKind: String, Codable, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-/// The pet: profile, needs and mood (SPEC §5).
+/// The pet: profile, needs and mood (docs/domain.md#the-pet).
 
 public enum Personality: String, Codable, Sendable, CaseIterable {
     case playful, calm, curious, shy

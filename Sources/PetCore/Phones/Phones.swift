@@ -1,4 +1,4 @@
-/// Paired phones (SPEC §13, §15): at most 4, each known by a device-chosen id, a name the phone
+/// Paired phones (docs/protocol.md#pairing): at most 4, each known by a device-chosen id, a name the phone
 /// gave, and the SHA-256 of the token it received at pairing (the token itself is never stored).
 /// Pairing and unpairing are events in the journal, and so is every pairing lockout (5 wrong
 /// codes lock pairing for 10 minutes, also across a restart).
@@ -93,7 +93,7 @@ public struct PhonesState: Codable, Sendable, Equatable {
 }
 
 public enum PhoneRules {
-    /// Phones paired at once (SPEC §13).
+    /// Phones paired at once (docs/protocol.md#pairing).
     public static let maxPhones = 4
     public static let nameLength = 1...32
     /// A name's UTF-8 bytes at most (32 characters of up to 4 bytes each).
@@ -105,7 +105,7 @@ public enum PhoneRules {
     public static func validateName(_ name: String) throws(DomainError) {
         try TextRules.checkLine(name, field: "name", characters: nameLength, maxBytes: nameMaxBytes)
     }
-    /// Wrong codes in a row that lock pairing, and for how long (SPEC §15).
+    /// Wrong codes in a row that lock pairing, and for how long (docs/protocol.md).
     public static let wrongCodesBeforeLock = 5
     public static let lockSeconds: Int64 = 600
 }

@@ -1,4 +1,4 @@
-/// The quit log: urges, triggers, recommendations, reflections, goal gauge, milestones (SPEC §9).
+/// The quit log: urges, triggers, recommendations, reflections, goal gauge, milestones (docs/quit-log.md).
 ///
 /// Rules and decisions: docs/quit-log.md. In short:
 /// - an urge log names a trigger by id (defaults: `time-of-day`, `waking-up`, `boredom`, `smell`,

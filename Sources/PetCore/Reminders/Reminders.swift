@@ -1,4 +1,4 @@
-/// Reminders from every source (SPEC §11; the spec's "nudges" are the unsolicited ones): shown on
+/// Reminders from every source (docs/domain.md#reminders-and-nudges; "nudges" are the unsolicited ones): shown on
 /// the device within a second of their time, sent to the phone (queued while none is connected,
 /// delivered once, deduplicated by id), visual-only in quiet hours, at most 3 unsolicited ones a
 /// day, and reported once as missed when they fell due while the device was off.

@@ -1,4 +1,4 @@
-/// Badges (SPEC §7): each awarded once, with the instant it was earned. Adding a badge kind is
+/// Badges (docs/domain.md#streak-and-badges): each awarded once, with the instant it was earned. Adding a badge kind is
 /// adding one entry to `Badges.all`.
 
 public struct BadgeKind: Sendable, Equatable {
@@ -13,9 +13,9 @@ public struct BadgeKind: Sendable, Equatable {
         case perfectWeek
         /// First purchase in the store.
         case firstPurchase
-        /// A screen-time challenge of this kind completed (SPEC §10).
+        /// A screen-time challenge of this kind completed (docs/screen-time.md).
         case challenge(String)
-        /// n days without a give-in in the quit log (SPEC §9).
+        /// n days without a give-in in the quit log (docs/quit-log.md).
         case quitDays(Int)
     }
     public var id: String
@@ -54,14 +54,14 @@ public enum Badges {
         BadgeKind(id: "level-50", title: "Level 50", rule: .level(50)),
         BadgeKind(id: "level-100", title: "Level 100", rule: .level(100)),
         BadgeKind(id: "first-purchase", title: "First purchase", rule: .firstPurchase),
-        // Quit-log milestones (SPEC §9): whole days without a give-in.
+        // Quit-log milestones (docs/quit-log.md): whole days without a give-in.
         BadgeKind(id: "quit-1", title: "1 day without giving in", rule: .quitDays(1)),
         BadgeKind(id: "quit-3", title: "3 days without giving in", rule: .quitDays(3)),
         BadgeKind(id: "quit-7", title: "7 days without giving in", rule: .quitDays(7)),
         BadgeKind(id: "quit-14", title: "14 days without giving in", rule: .quitDays(14)),
         BadgeKind(id: "quit-30", title: "30 days without giving in", rule: .quitDays(30)),
         BadgeKind(id: "quit-90", title: "90 days without giving in", rule: .quitDays(90)),
-        // Screen-time challenges completed (SPEC §10): one per built-in kind, one for custom ones.
+        // Screen-time challenges completed (docs/screen-time.md): one per built-in kind, one for custom ones.
         BadgeKind(id: "challenge-youtube-2h-fast", title: "YouTube 2-hour fast", rule: .challenge("youtube-2h-fast")),
         BadgeKind(id: "challenge-whatsapp-1-minute", title: "WhatsApp 1-minute limit", rule: .challenge("whatsapp-1-minute")),
         BadgeKind(id: "challenge-instagram-detox-day", title: "Instagram detox day", rule: .challenge("instagram-detox-day")),

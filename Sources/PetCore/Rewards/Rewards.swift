@@ -1,4 +1,4 @@
-/// Reward, XP and level formulas (SPEC §3), in exact integer arithmetic.
+/// Reward, XP and level formulas (docs/domain.md#rewards-xp-levels), in exact integer arithmetic.
 
 /// Coins and XP earned by one event.
 public struct Reward: Codable, Sendable, Equatable {

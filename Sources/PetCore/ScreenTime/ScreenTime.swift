@@ -1,4 +1,4 @@
-/// Screen time: usage sessions, per-app totals, challenges, private apps (SPEC §10).
+/// Screen time: usage sessions, per-app totals, challenges, private apps (docs/screen-time.md).
 ///
 /// Rules and decisions: docs/screen-time.md. In short:
 /// - the phone reports sessions (app id, start, end); a session is split at the owner's day

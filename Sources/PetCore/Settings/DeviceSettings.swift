@@ -1,4 +1,4 @@
-/// Device preferences set on the settings screen or from the phone (SPEC §14): theme, sound,
+/// Device preferences set on the settings screen or from the phone (docs/screens.md): theme, sound,
 /// brightness, and when the screen dims and sleeps. Kept in the journal like everything else.
 public struct DeviceSettings: Codable, Sendable, Equatable {
     public enum ThemeName: String, Codable, Sendable, CaseIterable { case light, dark }

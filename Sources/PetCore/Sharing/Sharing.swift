@@ -1,5 +1,5 @@
 /// What may leave the device (export, phone sync): apps marked private are excluded from anything
-/// shared but still counted on the device (SPEC §10, §13).
+/// shared but still counted on the device (docs/screen-time.md, docs/export.md).
 extension PetState {
     /// App ids the owner marked private.
     public var privateApps: Set<String> { appTime.privateApps }

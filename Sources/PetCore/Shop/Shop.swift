@@ -1,4 +1,4 @@
-/// The store, inventory, equipping, home slots, feeding and streak repair (SPEC §5, §6).
+/// The store, inventory, equipping, home slots, feeding and streak repair (docs/domain.md#the-pet, docs/shop.md).
 ///
 /// Decisions (docs/shop.md): items come from `Engine.catalogue` at decide time only; every event
 /// carries what its fold needs (kind, price, slot, fullness), so replay never needs the catalogue.
@@ -204,7 +204,7 @@ extension Engine {
             emit(.shop(.bought(item: id, kind: kind, price: item.price, slot: item.wearSlot,
                                fullness: kind == .food ? item.fullness : nil)), at: at)
             awardBadges(at: at)
-            // Food is eaten, not worn: its own lines (issue 10 item 9).
+            // Food is eaten, not worn: its own lines (docs/screens.md).
             say(kind == .food ? .purchaseFood : .purchase, at: at)
         case .equip(let id):
             let owned = try ownedItem(id)
@@ -268,7 +268,7 @@ extension Engine {
     }
 
     /// Whether the daily streak can be bought back at `t`, for how much and what it becomes.
-    /// Rules (SPEC §6): a break recorded; within 48 h of it; not repaired already; no other repair
+    /// Rules (docs/shop.md): a break recorded; within 48 h of it; not repaired already; no other repair
     /// in the last 30 days; no later day broke it again; enough coins.
     public func streakRepairQuote(at t: Instant) -> StreakRepairQuote {
         guard let b = state.lastBreak else {

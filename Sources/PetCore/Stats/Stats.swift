@@ -1,4 +1,4 @@
-/// Per-day aggregates behind the stats screens (SPEC §12). Updated by the fold as events are
+/// Per-day aggregates behind the stats screens (docs/domain.md#stats). Updated by the fold as events are
 /// applied, so a stats screen sums at most a few hundred small records instead of re-reading the
 /// journal. Subsystems add to the day their event belongs to with `state.stats.update(day) { … }`.
 
@@ -38,7 +38,7 @@ public struct StatsState: Codable, Sendable, Equatable {
     public subscript(day: Int) -> DayStats { days[day] ?? DayStats() }
 }
 
-/// Totals over a run of days (SPEC §12).
+/// Totals over a run of days (docs/domain.md#stats).
 public struct PeriodStats: Sendable, Equatable {
     public var firstDay: Int
     public var lastDay: Int

@@ -1,4 +1,4 @@
-/// Tasks as a subsystem (SPEC §2, §3, §11): creating, editing, completing and un-completing
+/// Tasks as a subsystem (docs/domain.md#tasks, docs/domain.md#rewards-xp-levels, docs/domain.md#reminders-and-nudges): creating, editing, completing and un-completing
 /// tasks and their rewards, categories, task reminders, and at each day close the overdue tasks
 /// that become missed (and recurring tasks' next occurrences). Tasks predate the other
 /// subsystems, so their commands and events are top-level `Action` / `EventKind` cases and their

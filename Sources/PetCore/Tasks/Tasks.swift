@@ -1,8 +1,8 @@
-/// Task (to-do) model and its validation rules (SPEC §2).
+/// Task (to-do) model and its validation rules (docs/domain.md#tasks).
 
 public enum Priority: String, Codable, Sendable, CaseIterable, Comparable {
     case low, normal, high
-    /// Base coins of a completion (SPEC §3).
+    /// Base coins of a completion (docs/domain.md#rewards-xp-levels).
     public var baseCoins: Int {
         switch self { case .low: 5; case .normal: 10; case .high: 20 }
     }
@@ -135,10 +135,15 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
     public var isOpen: Bool { state == .pending || state == .inProgress }
 }
 
-/// Limits of SPEC §2.
+/// Limits of docs/domain.md#tasks.
 public enum TaskRules {
     public static let titleLength = 1...100
     public static let notesMax = 500
+    /// Text counts bytes too (docs/domain.md, "Text"): one letter with thousands of combining
+    /// marks is one character but not few bytes. At most 4 bytes of UTF-8 per character allowed.
+    public static let titleMaxBytes = 400
+    public static let notesMaxBytes = 2_000
+    public static let categoryNameMaxBytes = 96
     public static let estimateRange = 1...1440
     /// "every N days": N's range.
     public static let everyNDays = 1...365
@@ -172,12 +177,20 @@ public enum TaskRules {
         if t.contains(where: { $0.isNewline }) {
             throw .invalidField(field: "title", reason: "must be a single line")
         }
+        try validateBytes(t, field: "title", max: titleMaxBytes)
+    }
+
+    /// At most `max` bytes of UTF-8 in `text`.
+    static func validateBytes(_ text: String, field: String, max: Int) throws(DomainError) {
+        let n = text.utf8.count
+        guard n <= max else { throw .invalidField(field: field, reason: "must be at most \(max) bytes of UTF-8 (got \(n))") }
     }
 
     static func validateNotes(_ n: String) throws(DomainError) {
         guard n.count <= notesMax else {
             throw .invalidField(field: "notes", reason: "must be at most \(notesMax) characters (got \(n.count))")
         }
+        try validateBytes(n, field: "notes", max: notesMaxBytes)
     }
 
     static func validateEstimate(_ e: Int?) throws(DomainError) {
@@ -207,6 +220,7 @@ public enum TaskRules {
         guard categoryNameLength.contains(t.count) else {
             throw .invalidField(field: "category", reason: "name must be \(categoryNameLength.text) characters (got \(t.count))")
         }
+        try validateBytes(t, field: "category", max: categoryNameMaxBytes)
     }
 }
 
@@ -220,7 +234,7 @@ extension String {
     }
 }
 
-/// Sort order of SPEC §2: due time (undated last), then priority (high first), then creation.
+/// Sort order of docs/domain.md#tasks: due time (undated last), then priority (high first), then creation.
 public func taskOrder(_ a: TaskItem, _ b: TaskItem) -> Bool {
     switch (a.due, b.due) {
     case let (x?, y?) where x != y: return x < y

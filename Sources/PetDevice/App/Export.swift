@@ -2,7 +2,7 @@ import FoundationEssentials
 import PetCore
 import PetStore
 
-/// The owner's data as one JSON document (SPEC §13; format in docs/export.md):
+/// The owner's data as one JSON document (docs/export.md):
 ///
 /// ```
 /// { "format": "deskpet-export", "version": 1, "exportedAt": <unix>, "zone": "...",
@@ -38,8 +38,89 @@ public enum Export {
 
     /// Builds the document. `now` is the export instant.
     public static func document(_ app: PetApp, now: Instant) throws(AppError) -> [UInt8] {
+        let producer = Producer(app, now: now)
+        var out: [UInt8] = []
+        while let piece = try producer.next(rows: 4096) { out += piece }
+        return out
+    }
+
+    /// The document a piece at a time (the phone link builds an export a slice per wake-up of
+    /// the device loop): the head and the state first, then the journal `rows` at a time, then
+    /// the end. The pieces together are `document`'s bytes. The export is of the moment the
+    /// producer was made: its state, private apps and journal length then (events stored
+    /// meanwhile are left out; a journal that shrank — a wipe — fails the export).
+    public final class Producer {
+        let app: PetApp
+        let now: Instant
+        let lastSeq: Int64
+        let privateApps: Set<String>
+        var head: [UInt8]?
+        var after: Int64 = 0
+        var first = true
+        var finished = false
+        /// Journal rows read so far (for tests counting the work per slice).
+        public private(set) var rowsRead = 0
+
+        public init(_ app: PetApp, now: Instant) {
+            self.app = app
+            self.now = now
+            lastSeq = Int64(app.state.eventCount)
+            privateApps = app.state.privateApps
+        }
+
+        /// The next piece; nil once the document is complete.
+        public func next(rows: Int) throws(AppError) -> [UInt8]? {
+            if finished { return nil }
+            if head == nil {
+                head = try Export.head(app, now: now)
+                return head
+            }
+            guard Int64(app.state.eventCount) >= lastSeq else {
+                throw .journal(seq: nil, detail: "the journal was reset during the export")
+            }
+            var out: [UInt8] = []
+            let page: [EventRow]
+            if after < lastSeq {
+                do { page = try app.store.events(after: after, limit: Int(min(Int64(max(1, rows)), lastSeq - after))) } catch { throw .store(error) }
+            } else { page = [] }
+            rowsRead += page.count
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let decoder = JSONDecoder()
+            for var r in page where r.seq <= lastSeq {
+                after = r.seq
+                // One filter knows every event kind (PetCore/Sharing): events about a private app are
+                // left out, events mentioning one are written without it.
+                if !privateApps.isEmpty {
+                    let kind = try JournalCodec.event(r, decoder: decoder).kind
+                    guard let shared = kind.shared(privateApps: privateApps) else { continue }
+                    if shared != kind {
+                        do { r.payload = String(decoding: try encoder.encode(shared), as: UTF8.self) } catch {
+                            throw .journal(seq: r.seq, detail: "cannot encode a \(r.type) event for the export")
+                        }
+                    }
+                }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                var line = "{\"seq\":\(r.seq),\"at\":\(r.at),\"day\":\(r.day),\"type\":\"\(jsonEscaped(r.type))\""
+                if let c = r.commandID { line += ",\"command\":\"\(jsonEscaped(c))\"" }
+                if r.coinsDelta != 0 { line += ",\"coins\":\(r.coinsDelta)" }
+                line += ",\"event\":"
+                out.append(contentsOf: Array(line.utf8))
+                out.append(contentsOf: Array(r.payload.utf8))   // valid JSON (the journal checks it)
+                out.append(UInt8(ascii: "}"))
+            }
+            if page.isEmpty || after >= lastSeq {
+                out.append(contentsOf: Array("]}\n".utf8))
+                finished = true
+            }
+            return out
+        }
+    }
+
+    /// The document up to the journal's opening bracket: head, summary, state.
+    static func head(_ app: PetApp, now: Instant) throws(AppError) -> [UInt8] {
         let s = app.state.sharedCopy()
-        let private_ = app.state.privateApps
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let head = Head(format: format, version: version, exportedAt: now.seconds, zone: s.zoneID,
@@ -57,33 +138,6 @@ public enum Export {
             throw .journal(seq: nil, detail: "cannot encode the export")
         }
         out.append(contentsOf: Array(",\"journal\":[".utf8))
-        let rows: [EventRow]
-        do { rows = try app.store.events() } catch { throw .store(error) }
-        var first = true
-        let decoder = JSONDecoder()
-        for var r in rows {
-            // One filter knows every event kind (PetCore/Sharing): events about a private app are
-            // left out, events mentioning one are written without it.
-            if !private_.isEmpty {
-                let kind = try JournalCodec.event(r, decoder: decoder).kind
-                guard let shared = kind.shared(privateApps: private_) else { continue }
-                if shared != kind {
-                    do { r.payload = String(decoding: try encoder.encode(shared), as: UTF8.self) } catch {
-                        throw .journal(seq: r.seq, detail: "cannot encode a \(r.type) event for the export")
-                    }
-                }
-            }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            var line = "{\"seq\":\(r.seq),\"at\":\(r.at),\"day\":\(r.day),\"type\":\"\(jsonEscaped(r.type))\""
-            if let c = r.commandID { line += ",\"command\":\"\(jsonEscaped(c))\"" }
-            if r.coinsDelta != 0 { line += ",\"coins\":\(r.coinsDelta)" }
-            line += ",\"event\":"
-            out.append(contentsOf: Array(line.utf8))
-            out.append(contentsOf: Array(r.payload.utf8))   // valid JSON (the journal checks it)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(contentsOf: Array("]}\n".utf8))
         return out
     }
 

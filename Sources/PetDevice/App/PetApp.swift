@@ -289,7 +289,7 @@ public final class PetApp {
         if snapshot, Int64(engine.state.eventCount) - lastSnapshotSeq >= Int64(snapshotEvery) { saveSnapshot() }
     }
 
-    // MARK: - Factory reset (SPEC §13)
+    // MARK: - Factory reset (docs/export.md)
 
     /// Erases every event, command, snapshot and setting from the journal (securely: the freed
     /// pages are zeroed and the WAL truncated) and starts a new pet at `now`. The device keeps

@@ -25,7 +25,7 @@ public struct Board: Sendable, Equatable {
 
     /// The keys and what their gestures mean.
     public var layout: InputLayout { buttons.layout }
-    /// Edges of one key closer together than this are bounces (SPEC §14: 30 ms unless the board says).
+    /// Edges of one key closer together than this are bounces (docs/boards.md: 30 ms unless the board says).
     public var debounceMs: Int { buttons.debounceMs }
     /// How the panel is turned: 0, 90, 180 or 270 degrees.
     public var rotation: Int { display.rotation }

@@ -75,7 +75,7 @@ public protocol Panel: AnyObject {
     func setBrightness(_ percent: Int) throws(HardwareError)
 }
 
-/// The buzzer's sounds (SPEC §14).
+/// The buzzer's sounds (docs/sound-and-light.md).
 public enum Tone: String, Sendable, CaseIterable {
     /// A setting changed.
     case tick
@@ -95,7 +95,7 @@ public protocol Sounder: AnyObject {
     func play(_ tone: Tone) throws(HardwareError)
 }
 
-/// The LED's patterns (SPEC §14).
+/// The LED's patterns (docs/sound-and-light.md).
 public enum LightPattern: String, Sendable, CaseIterable {
     case off
     /// A reminder is due: slow pulses.
@@ -123,6 +123,13 @@ public protocol PhoneLink: AnyObject {
     func send(_ frame: LinkFrame) throws(HardwareError)
     /// Drops a client (bad input, a timeout).
     func disconnect(client: Int)
+    /// Bytes sent to `client` that the transport still holds (not yet taken by the kernel or
+    /// the radio): long answers wait while it is high (back-pressure). 0 when unknown.
+    func queuedBytes(client: Int) -> Int
+}
+
+extension PhoneLink {
+    public func queuedBytes(client: Int) -> Int { 0 }
 }
 
 /// One message of the phone link, with the client it came from or goes to.

@@ -1,4 +1,4 @@
-// The sounds and light patterns of SPEC §14 as plain tables: what a buzzer or an LED does, step by
+// The sounds and light patterns of docs/sound-and-light.md as plain tables: what a buzzer or an LED does, step by
 // step. Pure, so every backend (a GPIO line toggled in software, a PWM channel, the simulator's
 // recorder) plays the same thing and tests read the table. docs/sound-and-light.md.
 

@@ -32,6 +32,12 @@ public final class VirtualClock: DeviceClock {
     }
 }
 
+/// The phone's `time.set` (or Current Time write) moves the virtual clock: forward as time
+/// passing, back as a clock set back.
+extension VirtualClock: SettableClock {
+    public func setWallMs(_ ms: Int64) throws(HardwareError) { move(toWallMs: ms) }
+}
+
 /// Button edges queued by a script or the terminal, stamped with the clock's monotonic time
 /// when queued.
 public final class ScriptedInput: InputSource {

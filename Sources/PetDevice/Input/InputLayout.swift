@@ -1,6 +1,6 @@
 import PetUI
 
-/// How a board's keys and gestures map onto the navigator's semantic inputs (SPEC §14: boards
+/// How a board's keys and gestures map onto the navigator's semantic inputs (docs/navigation.md: boards
 /// with 3 buttons, 4 buttons or a 5-way joystick all drive the same navigation). docs/navigation.md
 /// shows the same tables.
 ///

@@ -74,9 +74,9 @@ extension DeviceLoop: LinkHost {
 
     public func commandSeen(_ id: String) -> Bool { app.commandSeen(id) }
 
-    public func exportDocument() throws(AppError) -> [UInt8] {
-        try Export.document(app, now: now)
-    }
+    public func startExport() -> Export.Producer { Export.Producer(app, now: now) }
+
+    public func queuedBytes(client: Int) -> Int { hardware.link?.queuedBytes(client: client) ?? 0 }
 
     public var clockIsSettable: Bool { hardware.settableClock != nil }
 

@@ -1,6 +1,6 @@
 import PetCore
 
-/// What the buzzer and the LED do for a batch of stored events (SPEC §14): pure.
+/// What the buzzer and the LED do for a batch of stored events (docs/sound-and-light.md): pure.
 ///
 /// - celebration (tone and light): a task, focus session or challenge completed with a reward, a
 ///   level-up, a badge, a commitment kept;

@@ -33,8 +33,11 @@ public protocol LinkHost: AnyObject {
     var wakeups: Int { get }
     /// Stored events after `seq`, oldest first, at most `limit` (a reconnecting phone's replay).
     func storedEvents(after seq: Int64, limit: Int) throws(AppError) -> [EventRow]
-    /// The export document (docs/export.md) as of now.
-    func exportDocument() throws(AppError) -> [UInt8]
+    /// The export document (docs/export.md) as of now, to be produced a piece at a time.
+    func startExport() -> Export.Producer
+    /// Bytes sent to `client` that the transport still holds (`PhoneLink.queuedBytes`): a long
+    /// answer (an export) waits while it is high.
+    func queuedBytes(client: Int) -> Int
     /// Whether the phone may set the clock (`Hardware.settableClock`).
     var clockIsSettable: Bool { get }
     /// Sets the wall clock (`time.set`, the Current Time characteristic). Throws when the clock

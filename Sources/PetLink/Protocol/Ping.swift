@@ -1,5 +1,5 @@
 /// `ping` (phone → device): `{"type":"ping"}`; the device answers `{"type":"pong","seq":N}`
-/// with the journal's latest sequence number. Keeps an idle connection open (docs/protocol.md#timeouts).
+/// with the journal's latest sequence number. Keeps an idle connection open (docs/protocol.md#limits-and-timeouts).
 public struct Ping: Codable, Sendable, Equatable {
     public static let type = "ping"
     public var type = Ping.type

@@ -1,5 +1,6 @@
 /// `state` (device → phone): a summary pushed after every batch of events, after `welcome`, and
-/// as the answer to the `state` command (then with the command's `id` and the open `tasks`).
+/// as the answer to the `state` command (then with the command's `id` and the open `tasks`, a
+/// page at a time: `cursor` says where the next page starts).
 /// `{"type":"state","seq":58,"coins":25,"xp":30,"level":2,"streak":1,"mood":"happy","reminders_waiting":0}`.
 public struct StateMessage: Codable, Sendable, Equatable {
     public static let type = "state"
@@ -13,6 +14,9 @@ public struct StateMessage: Codable, Sendable, Equatable {
     public var mood: String
     public var remindersWaiting: Int
     public var tasks: [TaskSummary]?
+    /// In an answer to the `state` command whose open tasks did not all fit in one frame: the
+    /// `cursor` field to send for the next page (docs/protocol.md#limits). Absent: the last page.
+    public var cursor: Int?
 
     public struct TaskSummary: Codable, Sendable, Equatable {
         public var id: String
@@ -25,7 +29,7 @@ public struct StateMessage: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, id, seq, coins, xp, level, streak, mood, tasks
+        case type, id, seq, coins, xp, level, streak, mood, tasks, cursor
         case remindersWaiting = "reminders_waiting"
     }
 

@@ -95,7 +95,15 @@ extension LinkService {
         for (k, v) in m.fields ?? [:] { if let text = v.fieldText { fields[k] = text } }
         switch m.name {
         case "export": return export(id: m.id, from: c, loop: loop)
-        case "state": return reply(c, stateMessage(loop, id: m.id, withTasks: true))
+        case "state":
+            var cursor = 0
+            if let text = fields["cursor"] {
+                guard let n = Int(text), n >= 0 else {
+                    return reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField, message: "invalid cursor: must be a whole number >= 0 (a state reply's cursor)"))
+                }
+                cursor = n
+            }
+            return reply(c, statePage(loop, id: m.id, cursor: cursor))
         case "time.set": return setTime(id: m.id, fields: fields, from: c, loop: loop)
         default:
             return reply(c, ErrorMessage(id: m.id, code: ErrorCode.confirmOnDevice,
@@ -110,19 +118,93 @@ extension LinkService {
         }
     }
 
+    /// `export`: queued, then produced a slice per wake-up (`continueExports`), one connection's
+    /// export at a time. A connection has at most one export running or waiting, the device
+    /// `config.maxExports` in all; more is refused with `busy` (docs/protocol.md#limits).
     private func export(id: String, from c: Int, loop: LinkHost) -> [LinkFrame] {
-        let doc: [UInt8]
-        do { doc = try loop.exportDocument() } catch {
-            return reply(c, ErrorMessage(id: id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
+        if sessions[c]?.export != nil {
+            return reply(c, ErrorMessage(id: id, code: ErrorCode.busy, message: "an export is already running on this connection: wait for its reply"))
         }
-        let pieces = ExportPart.pieces(of: doc)
+        guard exportQueue.count < config.maxExports else {
+            log?("link: client \(c): export refused, \(exportQueue.count) running or waiting")
+            return reply(c, ErrorMessage(id: id, code: ErrorCode.busy, message: "\(config.maxExports) exports are running or waiting: try again when one has finished"))
+        }
+        sessions[c]?.export = ExportJob(id: id)
+        exportQueue.append(c)
+        // The first slice at once when its turn has come and no slice ran in this wake-up (a
+        // small export is answered in one go; the next one waits for the next wake-up).
+        guard exportQueue.first == c, exportSliceWake != loop.wakeups else { return [] }
+        exportSliceWake = loop.wakeups
+        return exportSlice(loop: loop)
+    }
+
+    /// The next slice of the export whose turn it is: its document is built (one slice), or up
+    /// to `config.exportPartsPerWake` parts go out while the client has less than
+    /// `config.exportWindowBytes` unread; after the last part, its `reply`, and the next export's
+    /// turn begins at the next wake-up.
+    func exportSlice(loop: LinkHost) -> [LinkFrame] {
+        guard let c = exportQueue.first else { return [] }
+        guard var job = sessions[c]?.export else { exportQueue.removeFirst(); return [] }
         var frames: [LinkFrame] = []
-        for (i, p) in pieces.enumerated() {
-            frames += reply(c, ExportPart(id: id, part: i, parts: pieces.count, data: p))
+        if !job.built {
+            // The document a slice at a time: the head and state, then at most
+            // `exportRowsPerSlice` journal rows per wake-up (a small export is whole at once).
+            let producer = job.producer ?? loop.startExport()
+            job.producer = producer
+            let startRows = producer.rowsRead
+            exportSlicesBuilt += 1
+            while !job.built {
+                let budget = config.exportRowsPerSlice - (producer.rowsRead - startRows)
+                guard budget > 0 else {
+                    sessions[c]?.export = job
+                    return []
+                }
+                let piece: [UInt8]?
+                do { piece = try producer.next(rows: budget) } catch {
+                    log?("link: client \(c): export failed: \(error)")
+                    sessions[c]?.export = nil
+                    exportQueue.removeFirst()
+                    return reply(c, ErrorMessage(id: job.id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
+                }
+                if let piece {
+                    job.document += piece
+                    job.cutFrom = ExportPart.cut(job.document, from: job.cutFrom, final: false, into: &job.ends)
+                    continue
+                }
+                job.producer = nil
+                job.cutFrom = ExportPart.cut(job.document, from: job.cutFrom, final: true, into: &job.ends)
+                job.built = true
+            }
         }
-        var r = ReplyMessage(id: id, command: "export")
-        r.parts = pieces.count; r.bytes = doc.count; r.seq = Int64(loop.state.eventCount)
+        var queued = loop.queuedBytes(client: c)
+        var start = job.sent == 0 ? 0 : job.ends[job.sent - 1]
+        var n = 0
+        while job.sent < job.ends.count, n < config.exportPartsPerWake, queued < config.exportWindowBytes {
+            let end = job.ends[job.sent]
+            let part = reply(c, ExportPart(id: job.id, part: job.sent, parts: job.ends.count,
+                                           data: String(decoding: job.document[start..<end], as: UTF8.self)))
+            frames += part
+            queued += part.reduce(0) { $0 + $1.bytes.count }
+            job.sent += 1
+            n += 1
+            start = end
+        }
+        exportPartsSent += n
+        guard job.sent == job.ends.count else {
+            sessions[c]?.export = job
+            return frames
+        }
+        var r = ReplyMessage(id: job.id, command: "export")
+        r.parts = job.ends.count; r.bytes = job.document.count; r.seq = Int64(loop.state.eventCount)
+        sessions[c]?.export = nil
+        exportQueue.removeFirst()
         return frames + reply(c, r)
+    }
+
+    /// Whether the export whose turn it is can go on now (its client reads fast enough).
+    func exportCanContinue(loop: LinkHost) -> Bool {
+        guard let c = exportQueue.first, let job = sessions[c]?.export else { return false }
+        return !job.built || loop.queuedBytes(client: c) < config.exportWindowBytes
     }
 
     private func setTime(id: String, fields: [String: String], from c: Int, loop: LinkHost) -> [LinkFrame] {

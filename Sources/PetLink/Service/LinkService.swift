@@ -26,6 +26,14 @@ public final class LinkService: LinkServing {
     public internal(set) var batchedCommands = 0
     /// The connection whose pairing code is on screen.
     var codeShownFor: Int?
+    /// Connections with an export running (the first) or waiting its turn, in order.
+    var exportQueue: [Int] = []
+    /// The wake-up in which an export slice was last produced (one slice per wake-up).
+    var exportSliceWake = -1
+    /// Export slices that built documents, and `export.part` frames sent, so far (for the bench
+    /// and tests).
+    public internal(set) var exportSlicesBuilt = 0
+    public internal(set) var exportPartsSent = 0
     /// Short notes for the operator's log: client numbers, message types, codes, sizes — never
     /// personal text.
     public var log: ((String) -> Void)?
@@ -47,6 +55,10 @@ public final class LinkService: LinkServing {
     public func handle(_ event: LinkEvent, loop: LinkHost) -> [LinkEffect] {
         switch event {
         case .connected(let c):
+            if sessions.count >= config.maxClients, let victim = evictable(loop) {
+                log?("link: client \(victim) dropped for client \(c): every slot taken, not authenticated")
+                drop(victim, ErrorMessage(code: ErrorCode.tooManyClients, message: "every connection slot is taken: a newer connection took the place of this one, which had not authenticated"))
+            }
             if sessions.count >= config.maxClients {
                 log?("link: client \(c) refused: \(sessions.count) clients connected")
                 drop(c, ErrorMessage(code: ErrorCode.tooManyClients, message: "the device serves at most \(config.maxClients) connections"))
@@ -101,6 +113,10 @@ public final class LinkService: LinkServing {
         }
         for c in drops {
             sessions[c]?.phone = nil
+            sessions[c]?.unauthenticatedSinceMs = loop.nowMs
+            // An export for a phone no longer paired (or of a wiped journal) ends here.
+            sessions[c]?.export = nil
+            exportQueue.removeAll { $0 == c }
             log?("link: client \(c) no longer paired (\(wiped ? "device wiped" : "phone unpaired"))")
             frames.append(LinkFrame(client: c, bytes: MessageEncoder.frame(ErrorMessage(
                 code: ErrorCode.notPaired, message: wiped ? "the device was reset: pair again" : "this phone was unpaired"))))
@@ -117,6 +133,9 @@ public final class LinkService: LinkServing {
             if let p = s.partialSinceMs { consider(p &+ config.halfFrameTimeoutMs) }
             if let ch = s.challenge { consider(ch.expiresMs) }
         }
+        // An export goes on as soon as its client has room (else the transport's descriptor
+        // wakes the loop when the socket drains).
+        if exportCanContinue(loop: loop) { consider(loop.nowMs) }
         return best
     }
 
@@ -140,7 +159,25 @@ public final class LinkService: LinkServing {
             guard let s = sessions[c], s.hasWaiting, s.servedAtWake != loop.wakeups else { continue }
             serve(c, loop: loop)
         }
+        // The export whose turn it is: one slice per wake-up, while its client reads.
+        if exportSliceWake != loop.wakeups, exportCanContinue(loop: loop) {
+            exportSliceWake = loop.wakeups
+            emit(exportSlice(loop: loop))
+        }
         return takeEffects()
+    }
+
+    /// The connection a newcomer may replace when every slot is taken: the one unauthenticated
+    /// longest (at least `config.unauthenticatedGraceMs`), without a pairing code on screen.
+    private func evictable(_ loop: LinkHost) -> Int? {
+        var best: (c: Int, since: Int64)?
+        for (c, s) in sessions where s.phone == nil && s.challenge == nil && codeShownFor != c
+            && loop.nowMs - s.unauthenticatedSinceMs >= config.unauthenticatedGraceMs {
+            if best == nil || s.unauthenticatedSinceMs < best!.since || (s.unauthenticatedSinceMs == best!.since && c < best!.c) {
+                best = (c, s.unauthenticatedSinceMs)
+            }
+        }
+        return best?.c
     }
 
     // MARK: - Frames in
@@ -284,6 +321,7 @@ public final class LinkService: LinkServing {
             guard let raw = Hex.decode(token), raw.count == 32,
                   let phone = loop.state.phones.phone(withTokenHash: Hex.encode(SHA256.hash(raw))) else {
                 log?("link: client \(c): unknown token")
+                if sessions[c]?.phone != nil { sessions[c]?.unauthenticatedSinceMs = loop.nowMs }
                 sessions[c]?.phone = nil
                 return reply(c, ErrorMessage(code: ErrorCode.badToken, message: "this token is not paired with the device (pair again)"))
             }
@@ -301,9 +339,10 @@ public final class LinkService: LinkServing {
             if from > last { truncated = true }
             do {
                 for row in try loop.storedEvents(after: max(0, from), limit: config.replayLimit) {
-                    replay.append(MessageEncoder.frame(EventMessage(
-                        seq: row.seq, at: row.at, kind: EventMessage.kind(type: row.type, coinsDelta: row.coinsDelta),
-                        event: JSONValue.parse(row.payload) ?? .null)))
+                    let kind = EventMessage.kind(type: row.type, coinsDelta: row.coinsDelta)
+                    replay.append(Self.fitted(MessageEncoder.frame(EventMessage(
+                        seq: row.seq, at: row.at, kind: kind, event: JSONValue.parse(row.payload) ?? .null)),
+                        seq: row.seq, at: row.at, kind: kind))
                 }
             } catch {
                 log?("link: replay failed: \(error)")
@@ -320,8 +359,33 @@ public final class LinkService: LinkServing {
 
     // MARK: - Helpers
 
+    /// A message for one client. Every answer fits in a frame (docs/protocol.md#limits): one
+    /// that would not (none should: texts have byte limits, `state` pages its tasks) becomes a
+    /// `too_large` error, so the device never sends what its own peers must refuse.
     func reply<T: Encodable>(_ c: Int, _ message: T) -> [LinkFrame] {
-        [LinkFrame(client: c, bytes: MessageEncoder.frame(message))]
+        let frame = MessageEncoder.frame(message)
+        guard frame.count - 4 > Frame.maxBody else { return [LinkFrame(client: c, bytes: frame)] }
+        log?("link: client \(c): an answer of \(frame.count - 4) bytes is over the frame limit")
+        return [LinkFrame(client: c, bytes: MessageEncoder.frame(ErrorMessage(
+            code: ErrorCode.tooLarge, message: "the answer would be \(frame.count - 4) bytes, over the \(Frame.maxBody)-byte frame limit")))]
+    }
+
+    /// An event frame that fits the frame limit, or in its place the event without its body:
+    /// `{"type":"event","seq":…,"at":…,"kind":…,"event":null,"too_large":<bytes>}` (seq stays
+    /// continuous; the export has the whole event).
+    static func fitted(_ frame: [UInt8], seq: Int64, at: Int64, kind: String) -> [UInt8] {
+        guard frame.count - 4 > Frame.maxBody else { return frame }
+        return MessageEncoder.frame(OmittedEvent(seq: seq, at: at, kind: kind, tooLarge: frame.count - 4))
+    }
+
+    struct OmittedEvent: Encodable {
+        var type = EventMessage.type
+        var seq: Int64
+        var at: Int64
+        var kind: String
+        var event: JSONValue = .null
+        var tooLarge: Int
+        enum CodingKeys: String, CodingKey { case type, seq, at, kind, event, tooLarge = "too_large" }
     }
 
     /// Frames to send, after the effects decided so far.
@@ -354,6 +418,7 @@ public final class LinkService: LinkServing {
 
     private func forget(_ c: Int) {
         sessions.removeValue(forKey: c)
+        exportQueue.removeAll { $0 == c }
         hideCode(ifShownFor: c)
     }
 
@@ -375,8 +440,9 @@ public final class LinkService: LinkServing {
     /// words (lower-case letters and hyphens, nothing to escape; anything else takes the long way).
     static func eventFrame(seq: Int64, at: Int64, kind: String, body: [UInt8]) -> [UInt8] {
         guard !kind.isEmpty, kind.utf8.allSatisfy({ (97...122).contains($0) || $0 == 45 }) else {
-            return MessageEncoder.frame(EventMessage(seq: seq, at: at, kind: kind,
-                                                     event: JSONValue.parse(String(decoding: body, as: UTF8.self)) ?? .null))
+            return fitted(MessageEncoder.frame(EventMessage(seq: seq, at: at, kind: kind,
+                                                            event: JSONValue.parse(String(decoding: body, as: UTF8.self)) ?? .null)),
+                          seq: seq, at: at, kind: kind)
         }
         var out: [UInt8] = []
         out.reserveCapacity(body.count + kind.utf8.count + 64)
@@ -389,7 +455,7 @@ public final class LinkService: LinkServing {
         out += #"","seq":"#.utf8
         out += String(seq).utf8
         out += #","type":"event"}"#.utf8
-        return Frame.encode(out)
+        return fitted(Frame.encode(out), seq: seq, at: at, kind: kind)
     }
 
     func stateMessage(_ loop: LinkHost, id: String?, withTasks: Bool) -> StateMessage {
@@ -399,6 +465,32 @@ public final class LinkService: LinkServing {
         } : nil
         return StateMessage(id: id, seq: Int64(s.eventCount), coins: s.coins, xp: s.xp, level: s.level, streak: s.streak,
                             mood: s.mood(at: max(loop.now, s.now)).rawValue, remindersWaiting: s.reminders.outbox.count, tasks: tasks)
+    }
+
+    /// Open tasks in one `state` answer at most this many bytes of JSON (with the summary), so
+    /// the answer fits in a frame; the rest on the next page (`cursor`).
+    public static let statePageBytes = 60_000
+
+    /// The answer to the `state` command: the summary and the open tasks from `cursor` on, as
+    /// many as fit in `statePageBytes`; `cursor` in the answer says where the next page starts
+    /// (absent: this page is the last).
+    func statePage(_ loop: LinkHost, id: String?, cursor: Int) -> StateMessage {
+        var m = stateMessage(loop, id: id, withTasks: false)
+        let open = loop.state.openTasks()
+        var used = MessageEncoder.body(m).count + 40   // `"tasks":[]`, `"cursor":<n>`
+        var tasks: [StateMessage.TaskSummary] = []
+        var i = min(cursor, open.count)
+        while i < open.count {
+            let t = StateMessage.TaskSummary(id: open[i].id, title: open[i].title, due: open[i].due?.seconds, category: open[i].category)
+            let size = MessageEncoder.body(t).count + 1
+            if used + size > Self.statePageBytes && !tasks.isEmpty { break }
+            tasks.append(t)
+            used += size
+            i += 1
+        }
+        m.tasks = tasks
+        m.cursor = i < open.count ? i : nil
+        return m
     }
 
     func remindersMessage(_ loop: LinkHost) -> RemindersMessage {

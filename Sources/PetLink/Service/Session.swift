@@ -1,3 +1,5 @@
+import PetDevice
+
 /// One connection's state in the service: its frame reassembly, whether it said hello, which
 /// paired phone it is (nil: not authenticated), its pending pairing challenge, its timers.
 struct Session {
@@ -24,7 +26,13 @@ struct Session {
     /// The loop's wake-up in which this connection was last served (one batch per wake-up).
     var servedAtWake = -1
 
-    init(nowMs: Int64) { lastFrameMs = nowMs }
+    /// Since when (wall ms) the connection has not been authenticated: its opening, or the
+    /// moment its phone was unpaired.
+    var unauthenticatedSinceMs: Int64
+    /// The export this connection asked for, running or waiting its turn (at most one).
+    var export: ExportJob?
+
+    init(nowMs: Int64) { lastFrameMs = nowMs; unauthenticatedSinceMs = nowMs }
 
     var hasWaiting: Bool { waitingHead < waiting.count }
 
@@ -42,4 +50,18 @@ struct Session {
         else if waitingHead >= 256 { waiting.removeFirst(waitingHead); waitingHead = 0 }
         return b
     }
+}
+
+/// One `export` command being answered: the document (built when its turn comes), where its
+/// parts end, and how many were sent.
+struct ExportJob {
+    var id: String
+    /// Builds the document a piece per slice (nil until the export's turn comes).
+    var producer: Export.Producer?
+    var document: [UInt8] = []
+    var ends: [Int] = []
+    /// Where the document's next part starts (parts are cut as it grows).
+    var cutFrom = 0
+    var built = false
+    var sent = 0
 }

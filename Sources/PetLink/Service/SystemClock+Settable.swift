@@ -4,7 +4,7 @@ import Glibc
 import PetDevice
 
 /// The daemon's clock can be set by the phone (`time.set`) when the process may set the system
-/// time (CAP_SYS_TIME; the systemd unit grants it, docs/protocol.md#time). Without it the phone
+/// time (CAP_SYS_TIME; the systemd unit grants it, docs/protocol.md#commands). Without it the phone
 /// gets `unsupported` and the message from the kernel.
 extension SystemClock: SettableClock {
     public func setWallMs(_ ms: Int64) throws(HardwareError) {

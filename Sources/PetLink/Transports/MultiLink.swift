@@ -82,4 +82,9 @@ public final class MultiLink: PhoneLink {
         guard let (l, c) = route(client) else { return }
         l.disconnect(client: c)
     }
+
+    public func queuedBytes(client: Int) -> Int {
+        guard let (l, c) = route(client) else { return 0 }
+        return l.queuedBytes(client: c)
+    }
 }

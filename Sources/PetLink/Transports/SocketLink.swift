@@ -10,7 +10,7 @@ import PetDevice
 /// takes and queues the rest (written when the socket is writable again). A client whose queue
 /// grows past `maxQueuedBytes` (it does not read) is dropped, so it can never block the device.
 ///
-/// TCP listens on loopback unless `allowRemote` (SPEC §15: the board or a flag must ask).
+/// TCP listens on loopback unless `allowRemote` (docs/protocol.md: the board or a flag must ask).
 public final class SocketLink: PhoneLink {
     public let address: LinkAddress
     /// The TCP port actually bound (useful with port 0).
@@ -32,7 +32,10 @@ public final class SocketLink: PhoneLink {
 
     private struct Client {
         var fd: Int32
+        /// Output not yet taken by the kernel: `out[head...]` (the front is dropped in one go
+        /// once it is large, not after every write).
         var out: [UInt8] = []
+        var head = 0
         var watchingOut = false
     }
 
@@ -136,6 +139,8 @@ public final class SocketLink: PhoneLink {
 
     public var clientCount: Int { clients.count }
 
+    public func queuedBytes(client: Int) -> Int { clients[client].map { $0.out.count - $0.head } ?? 0 }
+
     // MARK: - PhoneLink
 
     public var fileDescriptor: Int32? { epoll >= 0 ? epoll : nil }
@@ -174,7 +179,9 @@ public final class SocketLink: PhoneLink {
         guard let client = clients.removeValue(forKey: c) else { return }
         clientByFD.removeValue(forKey: client.fd)
         // Last words (an error frame) go out if the kernel takes them now.
-        if !client.out.isEmpty { _ = client.out.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        if client.out.count > client.head {
+            _ = client.out.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress! + client.head, $0.count - client.head, Int32(MSG_NOSIGNAL)) }
+        }
         epoll_ctl(epoll, EPOLL_CTL_DEL, client.fd, nil)
         shutdown(client.fd, Int32(SHUT_WR))
         Glibc.close(client.fd)
@@ -220,21 +227,23 @@ public final class SocketLink: PhoneLink {
 
     private func flush(_ c: Int, into events: inout [LinkEvent]) {
         guard var client = clients[c] else { return }
-        while !client.out.isEmpty {
-            let r = client.out.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if r > 0 { client.out.removeFirst(r); continue }
+        while client.head < client.out.count {
+            let r = client.out.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress! + client.head, $0.count - client.head, Int32(MSG_NOSIGNAL)) }
+            if r > 0 { client.head += r; continue }
             if r < 0 && errno == EINTR { continue }
             if r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
             clients[c] = client
             gone(c, into: &events)
             return
         }
-        if client.out.count > maxQueuedBytes {
+        if client.head == client.out.count { client.out.removeAll(keepingCapacity: client.out.count <= 65_536); client.head = 0 }
+        else if client.head >= 65_536 { client.out.removeFirst(client.head); client.head = 0 }
+        if client.out.count - client.head > maxQueuedBytes {
             clients[c] = client
             gone(c, into: &events)
             return
         }
-        let wantOut = !client.out.isEmpty
+        let wantOut = client.head < client.out.count
         if wantOut != client.watchingOut {
             client.watchingOut = wantOut
             try? watch(client.fd, out: wantOut, add: false)

@@ -1,7 +1,7 @@
 // EPaperRefresher.swift — when and how an e-paper panel (SSD1680) refreshes. Pure: it is given
 // what changed and the clock, and answers; the panel driver does the I/O.
 //
-// Policy (SPEC §14): nothing changed → no refresh at all (the panel keeps its image without
+// Policy (docs/panels.md): nothing changed → no refresh at all (the panel keeps its image without
 // power); otherwise a partial refresh of the changed rectangle, fast and without flashing — except
 // that every 21st update (after 20 partials) and any update an hour or more after the last full
 // refresh is a full refresh, which flashes but clears the ghosting partials leave behind. The

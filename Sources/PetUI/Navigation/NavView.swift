@@ -3,7 +3,7 @@ import PetCore
 // NavView.swift — what the navigator shows, computed once by the navigator for the board and display
 // in use (`Navigator.view`), carried to the screens by `ScreenContext.view`. Screens only draw it:
 // the rows of a list, which one is highlighted, which rows are visible, and the button hints. So
-// what the screen highlights is always the row the navigator acts on (issue 7).
+// what the screen highlights is always the row the navigator acts on (docs/navigation.md).
 
 /// One row of a list as the navigator shows it.
 public struct NavRow: Sendable, Equatable {

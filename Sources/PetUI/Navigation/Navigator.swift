@@ -61,7 +61,7 @@ public enum NavEffect: Sendable, Equatable {
 }
 
 /// The device's navigation: a pure state machine from semantic inputs and time to `UIState`
-/// changes and effects (SPEC §14). It never stores anything itself; the device sends the
+/// changes and effects (docs/navigation.md). It never stores anything itself; the device sends the
 /// effects' commands and feeds back the events they commit (`note(events:)`).
 ///
 /// Taps only change the view (with a few row actions that have no longer gesture, such as checking
@@ -70,7 +70,7 @@ public enum NavEffect: Sendable, Equatable {
 /// (the whole press: its hold or double tap too); it still verifies an open wake-up window.
 public struct Navigator: Sendable {
     public struct Config: Sendable, Equatable {
-        /// Seconds of no input before any screen goes back to home (SPEC §14: 30 s).
+        /// Seconds of no input before any screen goes back to home (docs/navigation.md: 30 s).
         public var homeAfter: Int64 = 30
         /// How long the boot screen shows unless a press dismisses it.
         public var bootSeconds: Int64 = 3
@@ -142,7 +142,7 @@ public struct Navigator: Sendable {
     public mutating func handle(_ p: NavPress, state: PetState, now: Instant) -> [NavEffect] {
         var effects: [NavEffect] = []
         if p.isPress {
-            // SPEC §8: any button pressed inside a wake-up window verifies it.
+            // docs/commitments.md: any button pressed inside a wake-up window verifies it.
             for id in state.awaitingButtonPress(at: now) {
                 effects.append(.send(.commitment(.verify(id: id, source: .button))))
             }

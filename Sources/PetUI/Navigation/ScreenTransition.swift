@@ -1,6 +1,6 @@
 import PetCore
 
-/// A short wipe between two screens on colour panels (issue 10 item 10): the new screen is
+/// A short wipe between two screens on colour panels (docs/navigation.md): the new screen is
 /// revealed over the old one from one edge, with an accent line at the front, in
 /// `durationMs` (160 ms) at one frame every `frameMs` (32 ms: 5 frames, the first at once).
 ///

@@ -15,7 +15,7 @@ public enum DisplayKind: String, Sendable, Hashable {
     case epaper
 }
 
-/// One supported display size (SPEC §14).
+/// One supported display size (docs/screens.md).
 public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     /// "240x240", "320x240", "128x64", "250x122".
     public var id: String
@@ -51,7 +51,7 @@ public struct Toast: Sendable, Equatable {
     public init(text: String, kind: Kind, until: Instant) { self.text = text; self.kind = kind; self.until = until }
 }
 
-/// Backlight state (SPEC §14: dims after 2 min, sleeps after 5 min, settable).
+/// Backlight state (docs/screens.md: dims after 2 min, sleeps after 5 min, settable).
 public enum PowerState: String, Sendable { case awake, dim, asleep }
 
 /// Everything about what the device shows that is not domain state. Owned by `Navigator`;

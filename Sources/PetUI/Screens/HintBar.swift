@@ -1,6 +1,6 @@
 import PetCore
 
-/// The hint bar: a strip at the bottom of every screen but boot (issue 10 item 2) saying what the
+/// The hint bar: a strip at the bottom of every screen but boot (docs/navigation.md) saying what the
 /// keys do here — the navigator's action table named with this board's keys (`NavView.hints`), in
 /// the longest form that fits the display (`NavView.hintLine`). On home, until the owner has
 /// learned it, it shows the first-run tip instead ("Tip: hold B = done"). A toast takes the strip

@@ -39,7 +39,7 @@ enum Overlays {
     }
 
     /// Where a toast shows: the hint bar's strip (`HintBar.rect`), which it takes while it shows —
-    /// never over list rows, the cursor or the screen's content (issue 10 item 9).
+    /// never over list rows, the cursor or the screen's content (docs/screens.md).
     public static func toastRect(_ p: DisplayProfile) -> Rect { HintBar.rect(p) }
 
     /// The newest toast in the hint bar's strip: its icon and text on an accent (colour) or

@@ -1,5 +1,5 @@
 // PanelSize.swift — the physical size of each display's glass, for the minimum text height
-// (issue 10, item 3: about 1.1 mm). Diagonals from the boards' panels (boards/*.board, whose
+// (docs/screens.md: about 1.1 mm). Diagonals from the boards' panels (boards/*.board, whose
 // `diagonal` key says it, and docs/boards/); a board file with a smaller glass is refused when
 // the screens' smallest face would fall under the minimum on it (BoardParser): Waveshare 1.3inch LCD HAT 240×240, Pimoroni Display HAT Mini 2.0" 320×240,
 // SSD1306 0.96" 128×64 OLED, Waveshare 2.13inch e-paper V4 250×122.

@@ -1,6 +1,6 @@
 import PetCore
 
-// StatusStrip.swift — what the home screen shows about the device and the pet's needs (issue 10,
+// StatusStrip.swift — what the home screen shows about the device and the pet's needs (docs/screens.md,
 // item 5): the status icon strip (phone link, quiet hours, mute, paused, battery), the need meters
 // (fullness, energy) and the attention signal (a small "!" bubble when the pet wants something).
 

@@ -372,7 +372,7 @@ struct Look {
             let s = big ? 14 : 7
             let by = r.y + (r.h - s) / 2
             // Started, not done: an empty box with a "play" triangle in it (a filled square
-            // in the box read as a check, issue 10 item 9).
+            // in the box read as a check, docs/screens.md).
             checkBox(&c, x: x, y: by, size: s, checked: false, ink: ink, highlighted: highlighted)
             Look.playMark(&c, box: Rect(x: x, y: by, w: s, h: s), ink)
             x += s + (big ? 8 : 3)
