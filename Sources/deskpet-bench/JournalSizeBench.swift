@@ -7,31 +7,44 @@ import Glibc
 #endif
 
 /// History must not cost memory (docs/reliability.md, "Limits"): a journal synthesised from
-/// rounds of three commands (a task created, that task completed, the pet petted; five minutes
-/// apart, so days close as they go) until it holds `events` events, written in batches of 500
-/// commands (synchronous off: this is setup, not a figure). Returns the commands and tasks stored.
+/// rounds of three commands (a task created, that task completed, the pet petted; rounds half an
+/// hour apart, so days close as they go) until it holds `events` events. The engine decides and
+/// folds each command as the app would and the rows are stored 500 rounds per transaction
+/// (synchronous off: this is setup, not a figure), each command with its `commands` row and reply.
+/// Returns the commands and tasks stored.
 func synthesiseJournal(_ db: String, events: Int) throws -> (commands: Int, tasks: Int) {
     for s in ["", "-wal", "-shm"] { removeFile(db + s) }
     let store = try wrapStore { () throws(StoreError) in try EventStore(path: db, options: EventStore.Options(synchronous: .off)) }
     defer { store.close() }
-    let app = try PetApp(store: store, now: start2026, zone: "Europe/Berlin", snapshotEvery: Int.max)
+    var engine = try PetApp(store: store, now: start2026, zone: "Europe/Berlin", snapshotEvery: Int.max).engine
+    func rows(_ events: [Event]) throws -> [EventRow] { try events.map { try JournalCodec.row($0, clock: engine.state.clock) } }
     var at = start2026
     var round = 0, commands = 0
-    while app.state.eventCount < events {
-        var batch: [Command] = []
-        for _ in 0..<167 {
+    while engine.state.eventCount < events {
+        var groups: [(command: CommandRow?, events: [EventRow])] = []
+        for _ in 0..<500 {
             round += 1
-            at = at + 300
+            at = at + 1800
             let task = "t\(round)"
-            batch.append(try CommandParser.parseOrThrow(name: "task.create", fields: ["task": task, "title": "Task number \(round)"],
-                                                        id: "c\(round)", at: at, clock: app.state.clock))
-            batch.append(try CommandParser.parseOrThrow(name: "task.complete", fields: ["task": task],
-                                                        id: "d\(round)", at: at + 1, clock: app.state.clock))
-            batch.append(try CommandParser.parseOrThrow(name: "pet.pet", fields: [:], id: "p\(round)", at: at + 2, clock: app.state.clock))
+            for (i, (name, fields, id)) in [("task.create", ["task": task, "title": "Task number \(round)"], "c\(round)"),
+                                            ("task.complete", ["task": task], "d\(round)"),
+                                            ("pet.pet", [:], "p\(round)")].enumerated() {
+                let t = at + Int64(i)
+                let time = engine.advance(to: t)
+                if !time.isEmpty { groups.append((nil, try rows(time))) }
+                let c = try CommandParser.parseOrThrow(name: name, fields: fields, id: id, at: t, clock: engine.state.clock)
+                let decided: [Event]
+                do { decided = try engine.decide(c) } catch { throw AppError.domain(error) }
+                engine.apply(decided)
+                let s = engine.state
+                // The reply as PetApp stores it (Reply, sorted keys).
+                let reply = "{\"coins\":\(s.coins),\"command\":\"\(name)\",\"events\":\(decided.count),\"level\":\(s.level),\"ok\":true,\"xp\":\(s.xp)}"
+                groups.append((CommandRow(id: id, at: t.seconds, kind: name, reply: reply), try rows(decided)))
+                commands += 1
+            }
         }
-        for o in try app.handleBatch(batch) { _ = try o.get() }
-        commands += batch.count
-        if round % 16_700 == 0 { progress("  \(app.state.eventCount) events") }
+        _ = try wrapStore { () throws(StoreError) in try store.appendBatch(groups) }
+        if round % 20_000 == 0 { progress("  \(engine.state.eventCount) events") }
     }
     return (commands, round)
 }

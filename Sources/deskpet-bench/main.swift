@@ -769,6 +769,7 @@ if argv.first == "--probe-interactions", argv.count == 2, let n = Int(argv[1]) {
 if argv.first == "--probe-year-rss", argv.count == 4, let days = Int(argv[3]) {
     exit(probeYearRSS(db: argv[1], out: argv[2], days: days))
 }
+if argv.first == "--probe-catchup", argv.count == 3, let days = Int64(argv[1]) { exit(probeCatchUp(days: days, dir: argv[2])) }
 if argv.first == "--probe-open", argv.count == 4, argv[2] == "--result" { exit(probeOpen(argv[1], result: argv[3])) }
 if argv.first == "--probe-export", argv.count == 5, argv[3] == "--result" { exit(probeExport(argv[1], out: argv[2], result: argv[4])) }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }

@@ -144,6 +144,14 @@ public struct Engine: Sendable {
         // stay in the journal; un-complete is only possible the same day).
         let horizon = r.day - 7
         state.tally = state.tally.filter { $0.key > horizon }
+        // Reminder bookkeeping is pruned after the same week (sources never re-offer reminders
+        // that old), so it does not grow with the years (docs/reliability.md, "Limits").
+        if state.reminders.fired.values.contains(where: { $0 <= horizon }) {
+            state.reminders.fired = state.reminders.fired.filter { $0.value > horizon }
+        }
+        if state.reminders.unsolicitedShown.keys.contains(where: { $0 <= horizon }) {
+            state.reminders.unsolicitedShown = state.reminders.unsolicitedShown.filter { $0.key > horizon }
+        }
         for (k, t) in state.tasks where !t.isOpen {
             let finished = t.completedAt.map { state.clock.day(of: $0) } ?? t.missedDay ?? r.day
             let dueDay = t.due.map { state.clock.day(of: $0) } ?? finished
