@@ -7,7 +7,7 @@ import PetDevice
 import PetLink
 import PetSim
 
-// Exports against the device loop (docs/protocol.md#limits): a phone asks for `exports` exports
+// Exports against the device loop (docs/protocol.md#limits-and-timeouts): a phone asks for `exports` exports
 // of a journal whose export is about `targetBytes`, in one write, and reads promptly; the figure
 // is the loop's longest single step (one wake-up: the buttons and the other phones wait that
 // long), how many exports arrived whole, and whether the connection survived.

@@ -5,7 +5,7 @@ import PetDevice
 import PetStore
 import XCTest
 
-/// The link under big and hostile clients (docs/protocol.md#limits, docs/reliability.md): every
+/// The link under big and hostile clients (docs/protocol.md#limits-and-timeouts, docs/reliability.md): every
 /// frame the device sends fits its own frame limit, texts count bytes, exports are produced a
 /// slice per wake-up as the client reads, and connections that never authenticate cannot keep
 /// a paired phone out. `LinkService` against a `FakeLinkHost`, on virtual time.

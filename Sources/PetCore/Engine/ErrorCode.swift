@@ -37,7 +37,7 @@ public enum ErrorCode {
     public static let internalError = "internal"
     /// The device is already doing as much of this as it allows (exports): try again later.
     public static let busy = "exports_busy"
-    /// An answer would not fit in one frame (docs/protocol.md#limits).
+    /// An answer would not fit in one frame (docs/protocol.md#limits-and-timeouts).
     public static let tooLarge = "answer_too_large"
 
     // The device app's (`AppError.code`) for failures below the domain.

@@ -22,7 +22,7 @@ public struct LinkConfig: Sendable, Equatable {
     /// When every slot is taken, a new connection takes the place of the oldest one that has not
     /// authenticated (no paired token, no pairing code on screen) for at least this long; when
     /// none has, the new one is refused. So connections that only said hello cannot keep a
-    /// paired phone out (docs/protocol.md#limits).
+    /// paired phone out (docs/protocol.md#limits-and-timeouts).
     public var unauthenticatedGraceMs: Int64 = 5_000
     /// Exports running or waiting at once, in all (the next gets `busy`); one per connection.
     /// One export is produced at a time, a slice per wake-up.

@@ -120,7 +120,7 @@ extension LinkService {
 
     /// `export`: queued, then produced a slice per wake-up (`continueExports`), one connection's
     /// export at a time. A connection has at most one export running or waiting, the device
-    /// `config.maxExports` in all; more is refused with `busy` (docs/protocol.md#limits).
+    /// `config.maxExports` in all; more is refused with `busy` (docs/protocol.md#limits-and-timeouts).
     private func export(id: String, from c: Int, loop: LinkHost) -> [LinkFrame] {
         if sessions[c]?.export != nil {
             return reply(c, ErrorMessage(id: id, code: ErrorCode.busy, message: "an export is already running on this connection: wait for its reply"))

@@ -359,7 +359,7 @@ public final class LinkService: LinkServing {
 
     // MARK: - Helpers
 
-    /// A message for one client. Every answer fits in a frame (docs/protocol.md#limits): one
+    /// A message for one client. Every answer fits in a frame (docs/protocol.md#limits-and-timeouts): one
     /// that would not (none should: texts have byte limits, `state` pages its tasks) becomes a
     /// `too_large` error, so the device never sends what its own peers must refuse.
     func reply<T: Encodable>(_ c: Int, _ message: T) -> [LinkFrame] {

@@ -15,7 +15,7 @@ public struct StateMessage: Codable, Sendable, Equatable {
     public var remindersWaiting: Int
     public var tasks: [TaskSummary]?
     /// In an answer to the `state` command whose open tasks did not all fit in one frame: the
-    /// `cursor` field to send for the next page (docs/protocol.md#limits). Absent: the last page.
+    /// `cursor` field to send for the next page (docs/protocol.md#limits-and-timeouts). Absent: the last page.
     public var cursor: Int?
 
     public struct TaskSummary: Codable, Sendable, Equatable {
