@@ -44,7 +44,11 @@ for t in $TARGETS; do
       sources=("$ROOT"/Sources/PetWire/ATT/*.swift)
       for f in "$ROOT"/Sources/PetWire/GATT/*.swift "$ROOT"/Sources/PetLink/GATT/*.swift; do grep -q '^import Pet' "$f" || sources+=("$f"); done ;;
     frame) module=FrameFuzz; main=$ROOT/Fuzz/FrameFuzz/main.swift
-      sources=("$ROOT"/Sources/PetWire/Protocol/*.swift "$ROOT"/Sources/PetWire/LinkError.swift "$ROOT"/Sources/PetWire/Crypto/HMAC.swift "$ROOT"/Sources/PetWire/Crypto/SHA256.swift) ;;
+      # One module: the protocol files (their `import PetIO` dropped) compiled with PetIO's own
+      # files (strict JSON, errno text; Glibc only).
+      src=$ROOT/.build/fuzz/frame-src; rm -rf "$src"; mkdir -p "$src"
+      for f in "$ROOT"/Sources/PetWire/Protocol/*.swift; do sed '/^import PetIO$/d' "$f" > "$src/$(basename "$f")"; done
+      sources=("$src"/*.swift "$ROOT"/Sources/PetIO/*.swift "$ROOT"/Sources/PetWire/LinkError.swift "$ROOT"/Sources/PetWire/Crypto/HMAC.swift "$ROOT"/Sources/PetWire/Crypto/SHA256.swift) ;;
     scenario) module=ScenarioFuzz ;;
     command) module=CommandFuzz ;;
     pack) module=PackFuzz ;;
@@ -56,12 +60,12 @@ for t in $TARGETS; do
   mkdir -p "$out/corpus"
   echo "fuzz.sh: building $t" >&2
   if [ "$t" = att ] || [ "$t" = frame ]; then
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" "$main" "${sources[@]}" -o "$out/$t-fuzz"
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name deskpet -module-name "$module" "$main" "${sources[@]}" -o "$out/$t-fuzz"
   else
     package
     rm -f "$out/$t-fuzz"
     B=$PKG/debug objects=()
-    for m in PetCore PetStore PetUI PetDevice PetLink PetSim; do objects+=("$B/$m.build"/*.o); done
+    for m in PetCore PetStore PetPNG PetIO PetUI PetDevice PetWire PetLink PetSim; do objects+=("$B/$m.build"/*.o); done
     swiftc -sanitize=fuzzer,address -parse-as-library -module-name "$module" -I "$B/Modules" \
       -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CLinux" "$ROOT/Fuzz/$module/main.swift" "${objects[@]}" -lsqlite3 \
       -o "$out/$t-fuzz" 2>&1 | { grep -v "Cannot export local symbol" || true; }
