@@ -15,33 +15,9 @@ final class LinkExportSocketTests: XCTestCase {
     var dir: URL?
     override func tearDown() { removeTemporaryDirectory(dir) }
 
-    private func connectClient(_ link: SocketLink) throws -> Int32 {
-        let fd: Int32
-        switch link.address {
-        case .unix(let path):
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var sa = sockaddr_un()
-            sa.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &sa.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-            let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-            guard r == 0 else { throw HarnessError(description: "connect: \(String(cString: strerror(errno)))") }
-        case .tcp:
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var sa = sockaddr_in()
-            sa.sin_family = sa_family_t(AF_INET)
-            sa.sin_port = link.port.bigEndian
-            sa.sin_addr.s_addr = UInt32(127) | UInt32(1) << 24
-            let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            guard r == 0 else { throw HarnessError(description: "connect: \(String(cString: strerror(errno)))") }
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return fd
-    }
+    private func connectClient(_ link: SocketLink) throws -> Int32 { try SocketClientTesting.client(link) }
 
-    private func write(_ fd: Int32, _ json: String) {
-        let f = Frame.encode(Array(json.utf8))
-        _ = f.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
+    private func write(_ fd: Int32, _ json: String) { SocketClientTesting.sendFrame(fd, json) }
 
     /// Serves and reads promptly until a message of type `until` (or the stream ends, or 2,000
     /// rounds pass); the messages, and whether the stream ended.
