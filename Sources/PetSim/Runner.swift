@@ -52,7 +52,12 @@ public final class ScenarioRunner {
         let dir = "\(options.outDir)/\(safePathComponent(scenario.name, fallback: "scenario"))"
         do { try makePrivateDirectory(dir) } catch { throw .file(error) }
         let db = options.inMemory ? nil : "\(dir)/deskpet.db"
-        if let db { for suffix in ["", "-wal", "-shm"] { removeFile(db + suffix) } }
+        if let db {
+            // A journal another process is writing (a simulator serving it, a daemon) is left alone:
+            // refused before anything is removed (docs/reliability.md, one writer per journal).
+            do { try EventStore.checkNoOtherWriter(path: db) } catch { throw .io(path: db, message: "\(error)") }
+            for suffix in ["", "-wal", "-shm"] { removeFile(db + suffix) }
+        }
         summary.database = db
 
         var steps = scenario.steps[...]

@@ -53,6 +53,15 @@ final class TwoProcessTests: XCTestCase {
         XCTAssertTrue((second.stdout + second.stderr).contains("another process"), second.stdout + second.stderr)
         XCTAssertEqual(lstat(sock, &st), 0)
         XCTAssertEqual(st.st_ino, inode, "the running simulator's socket was not replaced")
+        // A second simulator writing into the same --out folder is refused before it removes the
+        // running one's journal.
+        var before = stat(), after = stat()
+        XCTAssertEqual(stat(db, &before), 0)
+        let third = try runTool(tool("deskpet-sim"), ["run", scenario, "--out", dir.appendingPathComponent("one").path, "-q"])
+        XCTAssertNotEqual(third.status, 0)
+        XCTAssertTrue((third.stdout + third.stderr).contains("is in use"), third.stdout + third.stderr)
+        XCTAssertEqual(stat(db, &after), 0)
+        XCTAssertEqual(after.st_ino, before.st_ino, "the running simulator's journal was not removed")
         // An export only reads: it works beside the writer.
         let data = dir.appendingPathComponent("one/serve").path
         let export = try runTool(tool("deskpet"), ["export", "--data", data])
