@@ -48,7 +48,7 @@ for t in $TARGETS; do
       # files (strict JSON, errno text; Glibc only).
       src=$ROOT/.build/fuzz/frame-src; rm -rf "$src"; mkdir -p "$src"
       for f in "$ROOT"/Sources/PetWire/Protocol/*.swift; do sed '/^import PetIO$/d' "$f" > "$src/$(basename "$f")"; done
-      sources=("$src"/*.swift "$ROOT"/Sources/PetIO/*.swift "$ROOT"/Sources/PetWire/LinkError.swift "$ROOT"/Sources/PetWire/Crypto/HMAC.swift "$ROOT"/Sources/PetWire/Crypto/SHA256.swift) ;;
+      sources=("$src"/*.swift "$ROOT"/Sources/PetIO/*.swift "$ROOT"/Sources/PetWire/LinkError.swift "$ROOT"/Sources/PetWire/Crypto/HMAC.swift "$ROOT"/Sources/PetWire/Crypto/SHA256.swift "$ROOT"/Sources/PetWire/Crypto/BlockHash.swift) ;;
     scenario) module=ScenarioFuzz ;;
     command) module=CommandFuzz ;;
     pack) module=PackFuzz ;;

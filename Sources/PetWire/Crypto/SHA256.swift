@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), written here: the device has no crypto library. Streaming (`update`
 /// any number of times, then `finalize`) or one-shot (`SHA256.hash`). Checked against the FIPS
 /// 180-4 examples (PetLinkTests/CryptoTests).
-public struct SHA256: Sendable {
+public struct SHA256: Sendable, BlockHash {
     public static let digestSize = 32
     public static let blockSize = 64
 
@@ -18,8 +18,8 @@ public struct SHA256: Sendable {
 
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
-    private var buffer: [UInt8] = []
-    private var length: UInt64 = 0
+    var buffer: [UInt8] = []
+    var length: UInt64 = 0
 
     public init() { buffer.reserveCapacity(Self.blockSize) }
 
@@ -30,40 +30,17 @@ public struct SHA256: Sendable {
         return s.finalize()
     }
 
-    public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        for b in bytes {
-            buffer.append(b)
-            length &+= 1
-            if buffer.count == Self.blockSize {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-    }
+    public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 { feed(bytes) }
 
     /// The digest; the hasher is spent afterwards (start a new one for another message).
     public mutating func finalize() -> [UInt8] {
-        let bits = length &* 8
-        buffer.append(0x80)
-        if buffer.count > 56 {
-            while buffer.count < 64 { buffer.append(0) }
-            compress(buffer); buffer.removeAll(keepingCapacity: true)
-        }
-        while buffer.count < 56 { buffer.append(0) }
-        for i in (0..<8).reversed() { buffer.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
-        compress(buffer); buffer.removeAll()
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        for w in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
-            out.append(UInt8(truncatingIfNeeded: w >> 24)); out.append(UInt8(truncatingIfNeeded: w >> 16))
-            out.append(UInt8(truncatingIfNeeded: w >> 8)); out.append(UInt8(truncatingIfNeeded: w))
-        }
-        return out
+        pad()
+        return Self.digest([h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7])
     }
 
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
-    private mutating func compress(_ block: [UInt8]) {
+    mutating func compress(_ block: [UInt8]) {
         var w = [UInt32](repeating: 0, count: 64)
         for t in 0..<16 {
             w[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8 | UInt32(block[t * 4 + 3])

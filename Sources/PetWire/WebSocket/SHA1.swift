@@ -2,13 +2,13 @@
 /// `Sec-WebSocket-Accept` (RFC 6455 §4.2.2) is base64(SHA-1(key ‖ GUID)). SHA-1 is broken for
 /// collision resistance; the handshake only uses it to prove the server read the key, never as a
 /// security check. Checked against RFC 3174's test vectors (PetLinkTests/WebSocketCodecTests).
-public struct SHA1: Sendable {
+public struct SHA1: Sendable, BlockHash {
     public static let digestSize = 20
     public static let blockSize = 64
 
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0)
-    private var buffer: [UInt8] = []
-    private var length: UInt64 = 0
+    var buffer: [UInt8] = []
+    var length: UInt64 = 0
 
     public init() { buffer.reserveCapacity(Self.blockSize) }
 
@@ -19,39 +19,15 @@ public struct SHA1: Sendable {
         return s.finalize()
     }
 
-    public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        for b in bytes {
-            buffer.append(b)
-            length &+= 1
-            if buffer.count == Self.blockSize {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-    }
+    public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 { feed(bytes) }
 
     /// The 20-byte digest (the state is spent; make a new `SHA1` for another message).
     public mutating func finalize() -> [UInt8] {
-        let bits = length &* 8
-        buffer.append(0x80)
-        if buffer.count > Self.blockSize - 8 {
-            while buffer.count < Self.blockSize { buffer.append(0) }
-            compress(buffer)
-            buffer.removeAll(keepingCapacity: true)
-        }
-        while buffer.count < Self.blockSize - 8 { buffer.append(0) }
-        for i in (0..<8).reversed() { buffer.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
-        compress(buffer)
-        buffer.removeAll()
-        var out: [UInt8] = []
-        out.reserveCapacity(Self.digestSize)
-        for w in [h.0, h.1, h.2, h.3, h.4] {
-            out += [UInt8(w >> 24), UInt8(truncatingIfNeeded: w >> 16), UInt8(truncatingIfNeeded: w >> 8), UInt8(truncatingIfNeeded: w)]
-        }
-        return out
+        pad()
+        return Self.digest([h.0, h.1, h.2, h.3, h.4])
     }
 
-    private mutating func compress(_ block: [UInt8]) {
+    mutating func compress(_ block: [UInt8]) {
         var w = [UInt32](repeating: 0, count: 80)
         for i in 0..<16 {
             w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
