@@ -78,6 +78,7 @@ mkdir -p "$W/tls"
 
 # --- The broker: persistent (a restart keeps the bridge's session and queued QoS 1 messages).
 mkdir -p "$W/mq"
+chmod 0777 "$W/mq"   # mosquitto started as root runs as the mosquitto user: it writes its persistence here
 cat > "$W/mosquitto.conf" <<EOF
 persistence true
 persistence_location $W/mq/
@@ -103,6 +104,7 @@ until_ok 60 test -S "$W/link.sock" || { echo "the simulator did not start"; cat 
 DB=$W/pet/deskpet.db
 sql() { sqlite3 -readonly "$DB" "$1"; }
 codes_seen() { grep -c 'pairing code' "$W/sim.log" || true; }
+more_codes_than() { test "$(codes_seen)" -gt "$1"; }
 # pair_with PROGRAM ARGS...: runs a pairing that reads the code from stdin, types the code the simulator prints.
 pair_with() {
   local before; before=$(codes_seen)
@@ -110,7 +112,7 @@ pair_with() {
   "$@" < "$W/code.fifo" > "$W/pair.log" 2>&1 &
   local pid=$!
   exec 9> "$W/code.fifo"
-  until_ok 20 test "$(codes_seen)" -gt "$before" || { echo "no pairing code printed"; cat "$W/pair.log"; exit 1; }
+  until_ok 20 more_codes_than "$before" || { echo "no pairing code printed"; cat "$W/pair.log"; exit 1; }
   grep 'pairing code' "$W/sim.log" | tail -1 | grep -o '[0-9]\{6\}' >&9
   exec 9>&-
   wait $pid
@@ -147,6 +149,10 @@ state_has() { state_json | grep -q "$1"; }
 link_is() { retained deskpet/deskpet/link | grep -q " $1\$"; }
 titles_count() { sql "select count(*) from events where type='task.created' and json_extract(payload,'\$.task.title')='$1'"; }
 no_title_published() { ! grep -q 'Secret plan' "$W/discovery.txt" && ! state_json | grep -q 'Secret plan'; }
+titled_once() { test "$(titles_count "$1")" = 1; }
+brightness_stored() { test "$(sql "select json_extract(payload,'\$.settings.brightness') from events where type='settings.device' order by seq desc limit 1")" = "$1"; }
+resume_point_past_completion() { test "$(cat "$W/bridge/last_seq")" -ge "$(sql "select max(seq) from events where type='task.completed'")"; }
+task_events_at_least() { test "$(grep -c '^deskpet/deskpet/event/task ' "$W/events.txt")" -ge "$1"; }
 applied_once() { test "$(titles_count "$1")" = 1 && grep -q 'was applied before' "$W/bridge.log"; }
 start_bridge
 check "the bridge says online (retained)" until_ok 20 status_is online
@@ -170,9 +176,9 @@ check "link connected (retained ON)" until_ok 10 link_is ON
 
 # --- Commands from MQTT reach the journal.
 mosquitto_pub "${MQ[@]}" -q 1 -t deskpet/deskpet/task/set -m 'Water the plants'
-check "task/set → task.created in the journal" until_ok 10 test "$(sql "select count(*) from events where type='task.created' and json_extract(payload,'\$.task.title')='Water the plants'")" = 1
+check "task/set → task.created in the journal" until_ok 10 titled_once 'Water the plants'
 mosquitto_pub "${MQ[@]}" -q 1 -t deskpet/deskpet/brightness/set -m '40'
-check "brightness/set → settings.device in the journal" until_ok 10 test "$(sql "select json_extract(payload,'\$.settings.brightness') from events where type='settings.device' order by seq desc limit 1")" = 40
+check "brightness/set → settings.device in the journal" until_ok 10 brightness_stored 40
 check "… and the state topic says 40" until_ok 10 state_has '"brightness":40'
 mosquitto_pub "${MQ[@]}" -q 1 -t deskpet/deskpet/mute/set -m 'ON'
 check "mute ON → sound off" until_ok 10 state_has '"sound":false'
@@ -184,7 +190,7 @@ check "commands are stored as the bridge's (phone-N:mq-…)" test "$(sql "select
 "$CTL" task done t1 > /dev/null
 check "task completed → event/task" until_ok 10 grep -q '^deskpet/deskpet/event/task .*"event_type":"completed"' "$W/events.txt"
 check "… without its title" sh -c "! grep -q 'Secret plan' '$W/events.txt'"
-check "the resume point moved (last_seq)" until_ok 5 test "$(cat "$W/bridge/last_seq")" -ge "$(sql "select max(seq) from events where type='task.completed'")"
+check "the resume point moved (last_seq)" until_ok 5 resume_point_past_completion
 
 # --- The last will: the bridge killed, the broker says offline.
 kill -9 "$BRIDGEPID"; wait "$BRIDGEPID" 2>/dev/null || true
@@ -192,7 +198,7 @@ check "last will: offline (retained)" until_ok 15 status_is offline
 "$CTL" task add "While away" --task t2 > /dev/null; "$CTL" task done t2 > /dev/null
 start_bridge
 check "restarted: online again" until_ok 20 status_is online
-check "the event stored while the bridge was down is replayed" until_ok 15 test "$(grep -c '^deskpet/deskpet/event/task ' "$W/events.txt")" -ge 2
+check "the event stored while the bridge was down is replayed" until_ok 15 task_events_at_least 2
 
 # --- The broker restarts; the device goes on meanwhile.
 kill "$BROKER"; wait "$BROKER" 2>/dev/null || true
@@ -201,7 +207,7 @@ kill "$BROKER"; wait "$BROKER" 2>/dev/null || true
 sleep 2
 start_broker
 check "after the broker's restart: online, state re-published" until_ok 45 state_has '"brightness":70'
-check "the event of the outage delivered" until_ok 20 test "$(grep -c '^deskpet/deskpet/event/task ' "$W/events.txt")" -ge 3
+check "the event of the outage delivered" until_ok 20 task_events_at_least 3
 
 # --- Duplicate delivery: the bridge reads a command, the broker restarts before the acknowledgement
 # reaches it, and delivers it again after (same packet id, same session): applied once.
@@ -227,6 +233,7 @@ mosquitto_pub "${MQ[@]}" -q 1 -t deskpet/deskpet/brightness/set -m "$SECRET"
 check "malformed JSON refused with a log line" until_ok 10 grep -q 'task/set: malformed JSON' "$W/bridge.log"
 check "the huge payload refused" until_ok 10 grep -q 'payload of 2000000 bytes' "$W/bridge.log"
 check "a bad brightness refused" until_ok 10 grep -q 'brightness must be' "$W/bridge.log"
+check "an unknown command topic refused" until_ok 10 grep -q 'unknown command topic' "$W/bridge.log"
 # A flood: 400 pause toggles in one go.
 t0=$SECONDS
 for i in $(seq 1 200); do echo ON; echo OFF; done | mosquitto_pub "${MQ[@]}" -q 1 -t deskpet/deskpet/pause/set -l
@@ -247,7 +254,7 @@ write_conf "mqtts://127.0.0.1:$TLSPORT" "ca_file = $W/tls/ca.crt"
 start_bridge
 check "TLS: online through the test CA" until_ok 20 status_is online
 mosquitto_pub "${MQ[@]}" -q 1 -t deskpet/deskpet/task/set -m 'Over TLS'
-check "TLS: a command reaches the journal" until_ok 10 test "$(sql "select count(*) from events where type='task.created' and json_extract(payload,'\$.task.title')='Over TLS'")" = 1
+check "TLS: a command reaches the journal" until_ok 10 titled_once 'Over TLS'
 kill "$BRIDGEPID"; wait "$BRIDGEPID" 2>/dev/null || true
 write_conf "mqtts://127.0.0.1:$TLSPORT" "ca_file = $W/tls/other.crt"
 : > "$W/bridge-wrongca.log"

@@ -81,9 +81,10 @@ public final class BridgeCore {
         self.limiter = RateLimiter(perSecond: config.commandsPerSecond, burst: config.commandBurst)
     }
 
-    /// Topics to subscribe (QoS 1): the command topics and Home Assistant's birth topic.
+    /// Topics to subscribe (QoS 1): every `<root>/+/set` and `<root>/+/press` (an unknown one is
+    /// refused with a log line) and Home Assistant's birth topic.
     public var subscriptions: [String] {
-        CommandRouter.topics.map { discovery.commandPrefix + $0 } + [discovery.birthTopic]
+        [discovery.commandPrefix + "+/set", discovery.commandPrefix + "+/press", discovery.birthTopic]
     }
 
     // MARK: - MQTT
@@ -156,9 +157,7 @@ public final class BridgeCore {
             refused += 1
             droppedByRate += 1
             guard nowMs - lastRateLogMs >= 1000 else { return [] }
-            lastRateLogMs = nowMs
-            let n = droppedByRate; droppedByRate = 0
-            return [.log("mqtt: command flood: \(n) command(s) dropped (limit \(config.commandsPerSecond)/s, burst \(config.commandBurst))")]
+            return [floodLog(nowMs: nowMs)]
         }
         guard queue.count < Self.queueLimit else {
             refused += 1
@@ -217,10 +216,10 @@ public final class BridgeCore {
         return out + pump(nowMs: nowMs)
     }
 
-    public func linkLost(reason: String) -> [Action] {
+    public func linkLost(reason: String, reconnecting: Bool = true) -> [Action] {
         linkUp = false
         summaryInFlight = nil
-        var out: [Action] = [.log("link: lost (\(reason)); reconnecting")]
+        var out: [Action] = [.log(reconnecting ? "link: lost (\(reason)); reconnecting" : "link: closed (\(reason))")]
         if mqttUp { out.append(.publish(topic: discovery.linkTopic, payload: Array("OFF".utf8), retain: true, ack: nil)) }
         return out
     }
@@ -368,12 +367,29 @@ public final class BridgeCore {
 
     /// The periodic refresh (keep-alive) when due; returns the actions and the next deadline.
     public func tick(nowMs: Int64) -> [Action] {
-        guard linkUp, nowMs - lastDeviceSendMs >= Self.refreshMs else { return [] }
-        if summaryInFlight != nil { lastDeviceSendMs = nowMs; return [.sendDevice(["type": .string("ping")])] }
-        return requestSummary(nowMs: nowMs)
+        var out: [Action] = []
+        if droppedByRate > 0, nowMs - lastRateLogMs >= 1000 {
+            out.append(floodLog(nowMs: nowMs))
+        }
+        guard linkUp, nowMs - lastDeviceSendMs >= Self.refreshMs else { return out }
+        if summaryInFlight != nil { lastDeviceSendMs = nowMs; return out + [.sendDevice(["type": .string("ping")])] }
+        return out + requestSummary(nowMs: nowMs)
     }
 
-    public func nextDeadlineMs() -> Int64? { linkUp ? lastDeviceSendMs + Self.refreshMs : nil }
+    private func floodLog(nowMs: Int64) -> Action {
+        lastRateLogMs = nowMs
+        let n = droppedByRate
+        droppedByRate = 0
+        return .log("mqtt: command flood: \(n) command(s) dropped (limit \(config.commandsPerSecond)/s, burst \(config.commandBurst))")
+    }
+
+    /// When `tick` has something to do: the link's refresh, or the count of a flood's dropped
+    /// commands (logged once a second).
+    public func nextDeadlineMs() -> Int64? {
+        var d: Int64? = linkUp ? lastDeviceSendMs + Self.refreshMs : nil
+        if droppedByRate > 0 { d = min(d ?? Int64.max, lastRateLogMs + 1000) }
+        return d
+    }
 
     /// How many publications wait for the broker's acknowledgement.
     public var pendingCount: Int { pending.count }

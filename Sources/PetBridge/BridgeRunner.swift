@@ -146,7 +146,7 @@ public final class BridgeRunner {
     /// A clean stop: `offline` on the status topic (the will is only for a lost connection), then
     /// the MQTT connection and its thread.
     public func shutdown() {
-        perform(core.linkLost(reason: "the bridge stops"))
+        perform(core.linkLost(reason: "the bridge stops", reconnecting: false))
         _ = mqtt.publish(topic: core.discovery.statusTopic, payload: Array("offline".utf8), retain: true)
         // Let the network thread send them (QoS 1 acknowledgements, at most 2 s).
         let end = Self.nowMs() + 2000

@@ -188,6 +188,10 @@ final class BridgeCoreTests: XCTestCase {
         }
         XCTAssertEqual(sentCount, 10, "the burst only")
         XCTAssertEqual(logLines, 1, "one log line per second of flood")
+        XCTAssertEqual(core.nextDeadlineMs(), 6000, "the rest of the count is logged a second later")
+        let rest = core.tick(nowMs: 6000).compactMap { if case .log(let l) = $0 { l } else { nil } }
+        XCTAssertEqual(rest.count, 1)
+        XCTAssertTrue(rest.first?.contains("189 command(s) dropped") ?? false, "\(rest)")
         // One second later: 5 more tokens.
         var later = 0
         for i in 0..<20 { later += sent(core.mqttMessage(topic: "deskpet/deskpet/focus/press", payload: Array("PRESS".utf8), mid: Int32(2000 + i), nowMs: 6000)).count }
