@@ -198,6 +198,16 @@ public enum Font {
         while head.last == " " { head.removeLast() }   // "abc ..." reads worse than "abc..."
         return head + "..."
     }
+
+    /// The end of `s` that fits in `maxWidth`, after "..." if shortened ("...afternoon slot").
+    public static func fitTail(_ s: String, face: FontFace = .small, scale: Int = 1, maxWidth: Int) -> String {
+        let capacity = max(0, maxWidth) / (face.cellWidth * max(1, scale))
+        if s.count <= capacity { return s }
+        if capacity <= 3 { return String(repeating: ".", count: capacity) }
+        var tail = String(s.suffix(capacity - 3))
+        while tail.first == " " { tail.removeFirst() }
+        return "..." + tail
+    }
 }
 
 extension Canvas {
@@ -222,6 +232,10 @@ extension Canvas {
             markDirty(clip)
         }
         recordText(text, box)
+        if textLog != nil {
+            logText(s, shown: text, box: box, x: ox, y: oy, face: face, scale: sc, color: color.raw,
+                    fit: text == s ? .whole : .ellipsized)
+        }
         return drawnWidth
     }
 
@@ -234,9 +248,18 @@ extension Canvas {
         guard width > 0 else { return }
         let box = Rect(x: x, y: y, w: width, h: face.cellHeight * sc)
         guard let clip = box.intersection(bounds) else { return }
-        let off = Font.marqueeOffset(textWidth: Font.textWidth(s, face: face, scale: sc), boxWidth: width, ms: ms)
-        if inkText(s, face: face, scale: sc, x: x - off, y: y, clip: clip, color: color.raw) { markDirty(clip) }
+        let textW = Font.textWidth(s, face: face, scale: sc)
+        let off = Font.marqueeOffset(textWidth: textW, boxWidth: width, ms: ms)
+        let travel = textW - width
+        // At rest (before it starts and once its end shows) the line reads as a deliberate
+        // ellipsis, whole glyphs only: "Call the dent..." then "...afternoon slot". Moving, it is
+        // cut at the box's ends.
+        let shown = s, sx = x - off, fit = TextLog.Entry.Fit.marquee(offset: off, travel: travel)
+        if inkText(shown, face: face, scale: sc, x: sx, y: y, clip: clip, color: color.raw) { markDirty(clip) }
         recordText(s, box)
+        if textLog != nil {
+            logText(s, shown: shown, box: box, x: sx, y: y, face: face, scale: sc, color: color.raw, fit: fit)
+        }
     }
 
     /// Fills the ink of `text` at (x, y) inside `clip` (which lies inside the canvas) in one pass
