@@ -240,8 +240,9 @@ extension Canvas {
     }
 
     /// Draws `s` inside the box (x, y, width × one line), scrolled left by the marquee offset for
-    /// `ms` when it is too long (`Font.marqueeOffset`); text outside the box is not drawn. The
-    /// whole string is recorded as one text run covering the box.
+    /// `ms` when it is too long (`Font.marqueeOffset`); text outside the box is not drawn. At rest
+    /// (the start and the end) it shows whole glyphs ending or starting with "...". The whole
+    /// string is recorded as one text run covering the box.
     public mutating func drawMarquee(_ s: String, x: Int, y: Int, width: Int, color: RGB565,
                                      face: FontFace = .small, scale: Int = 1, ms: Int64) {
         let sc = min(max(1, scale), 64)
@@ -254,7 +255,15 @@ extension Canvas {
         // At rest (before it starts and once its end shows) the line reads as a deliberate
         // ellipsis, whole glyphs only: "Call the dent..." then "...afternoon slot". Moving, it is
         // cut at the box's ends.
-        let shown = s, sx = x - off, fit = TextLog.Entry.Fit.marquee(offset: off, travel: travel)
+        // At rest (before it starts and once its end shows) the line reads as a deliberate
+        // ellipsis in whole glyphs — "Call the dent..." then "...afternoon slot" — not a word cut
+        // mid-letter at the box's edge; moving, it is cut at the box's ends.
+        var shown = s, sx = x - off, fit = TextLog.Entry.Fit.marquee(offset: off, travel: travel)
+        if travel > 0 && (off <= 0 || off >= travel) {
+            shown = off <= 0 ? Font.fit(s, face: face, scale: sc, maxWidth: width) : Font.fitTail(s, face: face, scale: sc, maxWidth: width)
+            sx = x
+            fit = .ellipsized
+        }
         if inkText(shown, face: face, scale: sc, x: sx, y: y, clip: clip, color: color.raw) { markDirty(clip) }
         recordText(s, box)
         if textLog != nil {
