@@ -191,11 +191,28 @@ final class BridgeCoreTests: XCTestCase {
         XCTAssertEqual(core.nextDeadlineMs(), 6000, "the rest of the count is logged a second later")
         let rest = core.tick(nowMs: 6000).compactMap { if case .log(let l) = $0 { l } else { nil } }
         XCTAssertEqual(rest.count, 1)
-        XCTAssertTrue(rest.first?.contains("189 command(s) dropped") ?? false, "\(rest)")
+        XCTAssertTrue(rest.first?.contains("dropped 189 over the limit") ?? false, "\(rest)")
         // One second later: 5 more tokens.
         var later = 0
         for i in 0..<20 { later += sent(core.mqttMessage(topic: "deskpet/deskpet/focus/press", payload: Array("PRESS".utf8), mid: Int32(2000 + i), nowMs: 6000)).count }
         XCTAssertEqual(later, 5)
+    }
+
+    func testCommandsBeyondTheQueueAreDroppedWithOneLogLineASecond() throws {
+        var c = BridgeConfig()
+        c.commandsPerSecond = 1000; c.commandBurst = 1000
+        let (core, _) = try connected(c)
+        _ = core.linkLost(reason: "test")
+        var logs: [String] = []
+        for i in 0..<(BridgeCore.queueLimit + 50) {
+            for a in core.mqttMessage(topic: "deskpet/deskpet/focus/press", payload: Array("PRESS".utf8), mid: Int32(3000 + i), nowMs: 9000) {
+                if case .log(let l) = a { logs.append(l) }
+            }
+        }
+        XCTAssertEqual(core.queuedCommands, BridgeCore.queueLimit)
+        XCTAssertEqual(logs.count, 1)
+        let rest = core.tick(nowMs: 10_000).compactMap { if case .log(let l) = $0 { l } else { nil } }
+        XCTAssertTrue(rest.first?.contains("dropped 49 while 256 waited") ?? false, "\(rest)")
     }
 
     func testEventsAreAcknowledgedBeforeTheResumePointMoves() throws {
