@@ -154,7 +154,7 @@ no_title_published() { ! grep -q 'Secret plan' "$W/discovery.txt" && ! state_jso
 titled_once() { test "$(titles_count "$1")" = 1; }
 brightness_stored() { test "$(sql "select json_extract(payload,'\$.settings.brightness') from events where type='settings.device' order by seq desc limit 1")" = "$1"; }
 resume_point_past_completion() { test "$(cat "$W/bridge/last_seq")" -ge "$(sql "select max(seq) from events where type='task.completed'")"; }
-task_events_at_least() { test "$(grep -c '^deskpet/deskpet/event/task ' "$W/events.txt")" -ge "$1"; }
+task_events_at_least() { test "$(grep -c '^deskpet/deskpet/event/task_completed ' "$W/events.txt")" -ge "$1"; }
 applied_once() { test "$(titles_count "$1")" = 1 && grep -q 'was applied before' "$W/bridge.log"; }
 start_bridge
 check "the bridge says online (retained)" until_ok 20 status_is online
@@ -175,7 +175,7 @@ PET=$(sql "select json_extract(payload,'\$.name') from events where type='pet.re
 check "one device named DeskPet <pet>" grep -q '"name":"DeskPet ' "$W/discovery.txt"
 for o in sensor/deskpet/coins sensor/deskpet/last_urge binary_sensor/deskpet/reminder_waiting binary_sensor/deskpet/link \
          switch/deskpet/mute switch/deskpet/pause number/deskpet/brightness button/deskpet/feed button/deskpet/focus \
-         text/deskpet/add_task event/deskpet/task event/deskpet/reminder event/deskpet/level event/deskpet/badge \
+         text/deskpet/add_task event/deskpet/task_completed event/deskpet/reminder event/deskpet/level_up event/deskpet/badge \
          device_automation/deskpet/button_b_hold device_automation/deskpet/button_a_double_tap; do
   grep -q "^homeassistant/$o/config " "$W/discovery.txt" || fail "discovery: $o missing"
 done
@@ -198,7 +198,7 @@ check "commands are stored as the bridge's (phone-N:mq-…)" test "$(sql "select
 
 # --- An event reaches MQTT: a task completed on the phone.
 "$CTL" task done t1 > /dev/null
-check "task completed → event/task" until_ok 10 grep -q '^deskpet/deskpet/event/task .*"event_type":"completed"' "$W/events.txt"
+check "task completed → event/task_completed" until_ok 10 grep -q '^deskpet/deskpet/event/task_completed .*"event_type":"completed"' "$W/events.txt"
 check "… without its title" sh -c "! grep -q 'Secret plan' '$W/events.txt'"
 check "the resume point moved (last_seq)" until_ok 5 resume_point_past_completion
 

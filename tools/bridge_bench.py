@@ -71,7 +71,7 @@ def main():
     # Event → MQTT latency: both the watching phone and the bridge get the device's push.
     seen_ctl, seen_mqtt = {}, {}
     watch = subprocess.Popen([o.ctl, 'watch', '--json'], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    sub = subprocess.Popen(['mosquitto_sub', *mq, '-t', 'deskpet/deskpet/event/task'], stdout=subprocess.PIPE, text=True, bufsize=1)
+    sub = subprocess.Popen(['mosquitto_sub', *mq, '-t', 'deskpet/deskpet/event/task_completed'], stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def read(p, into, key):
         for line in p.stdout:

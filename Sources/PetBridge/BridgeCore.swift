@@ -328,10 +328,10 @@ public final class BridgeCore {
         let object: String
         switch type {
         case "task.completed":
-            object = "task"; p["event_type"] = .string("completed")
+            object = "task_completed"; p["event_type"] = .string("completed")
             if let t = body["id"]?.fieldText { p["task"] = .string(t) }
         case "level.reached":
-            object = "level"; p["event_type"] = .string("level_up"); p["level"] = body["level"] ?? .null
+            object = "level_up"; p["event_type"] = .string("level_up"); p["level"] = body["level"] ?? .null
         case "badge.earned":
             object = "badge"; p["event_type"] = .string("badge"); p["badge"] = body["id"] ?? .null
         default: return nil

@@ -52,7 +52,7 @@ final class BridgeCoreTests: XCTestCase {
         let objects = Set(configs.map { $0.topic.split(separator: "/")[3] })
         for o in ["coins", "level", "xp_to_next", "streak", "mood", "fullness", "energy", "tasks_due_today", "tasks_overdue",
                   "habits_done_today", "focus_minutes_left", "last_urge", "reminder_waiting", "paused", "link", "mute", "pause",
-                  "brightness", "feed", "focus", "add_task", "task", "reminder", "level", "badge",
+                  "brightness", "feed", "focus", "add_task", "task_completed", "reminder", "level_up", "badge",
                   "button_a_tap", "button_b_hold", "button_c_double_tap"] {
             XCTAssertTrue(objects.contains(Substring(o)), "entity \(o) announced")
         }
@@ -224,7 +224,7 @@ final class BridgeCoreTests: XCTestCase {
         }
         let a6 = core.deviceMessage(ev(6, "task.completed", ["id": .string("t1"), "title": .string("Secret plan")]), nowMs: 1)
         let p6 = try XCTUnwrap(publishes(a6).first)
-        XCTAssertEqual(p6.topic, "deskpet/deskpet/event/task")
+        XCTAssertEqual(p6.topic, "deskpet/deskpet/event/task_completed")
         XCTAssertFalse(p6.retain)
         XCTAssertFalse(p6.payload.contains("Secret"))
         XCTAssertEqual(try json(p6.payload)["event_type"] as? String, "completed")
