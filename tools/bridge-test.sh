@@ -155,6 +155,7 @@ titled_once() { test "$(titles_count "$1")" = 1; }
 brightness_stored() { test "$(sql "select json_extract(payload,'\$.settings.brightness') from events where type='settings.device' order by seq desc limit 1")" = "$1"; }
 resume_point_past_completion() { test "$(cat "$W/bridge/last_seq")" -ge "$(sql "select max(seq) from events where type='task.completed'")"; }
 task_events_at_least() { test "$(grep -c '^deskpet/deskpet/event/task_completed ' "$W/events.txt")" -ge "$1"; }
+reminder_confirmed() { test "$(sql "select count(*) from events where type='notice.delivered' and command_id like 'phone-1:rem-%'")" -ge 1; }
 applied_once() { test "$(titles_count "$1")" = 1 && grep -q 'was applied before' "$W/bridge.log"; }
 start_bridge
 check "the bridge says online (retained)" until_ok 20 status_is online
@@ -200,6 +201,11 @@ check "commands are stored as the bridge's (phone-N:mq-…)" test "$(sql "select
 "$CTL" task done t1 > /dev/null
 check "task completed → event/task_completed" until_ok 10 grep -q '^deskpet/deskpet/event/task_completed .*"event_type":"completed"' "$W/events.txt"
 check "… without its title" sh -c "! grep -q 'Secret plan' '$W/events.txt'"
+# --- A reminder: published as an event, then confirmed to the device by the bridge (notice.delivered).
+"$CTL" task add "Call the vet" --task t9 --reminders "+3s" > /dev/null
+check "a reminder → event/reminder" until_ok 30 grep -q '^deskpet/deskpet/event/reminder .*"event_type":"reminder"' "$W/events.txt"
+check "… confirmed to the device by the bridge (notice.delivered)" until_ok 10 reminder_confirmed
+check "… without the task's title" sh -c "! grep -q 'Call the vet' '$W/events.txt'"
 check "the resume point moved (last_seq)" until_ok 5 resume_point_past_completion
 
 # --- The last will: the bridge killed, the broker says offline.
