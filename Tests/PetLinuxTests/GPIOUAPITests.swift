@@ -194,6 +194,10 @@ final class GPIOUAPITests: XCTestCase {
         let v = GPIOLineValues(bits: 0b101, mask: 0b111)
         XCTAssertEqual(v.encoded(), [5, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0])
         XCTAssertEqual(GPIOLineValues(v.encoded()), v)
+        // GPIOLineHandle.set passes a (bits, mask) tuple: the same 16 bytes.
+        var t: (bits: UInt64, mask: UInt64) = (0b101, 0b111)
+        XCTAssertEqual(MemoryLayout<(bits: UInt64, mask: UInt64)>.size, GPIOUAPI.Size.lineValues)
+        XCTAssertEqual(withUnsafeBytes(of: &t) { Array($0) }, v.encoded())
 
         var chip = [UInt8](repeating: 0, count: 68)
         for (i, c) in "gpiochip0".utf8.enumerated() { chip[i] = c }
