@@ -5,6 +5,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetUI
+import PetLinux
 
 /// `deskpet-sim --interactive`: the simulated device in a terminal. The display is drawn with
 /// truecolor half blocks (`TerminalScreen`), keys become button edges at the virtual time, and

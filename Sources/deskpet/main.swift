@@ -280,7 +280,7 @@ else if transports.count > 1 {
 }
 
 let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
-                      debounceMs: board.debounceMs, boot: true, presentsEagerly: true,
+                      debounceMs: board.debounceMs, boot: true,
                       frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
 
 // The status strip's battery icon: only on boards with a battery (a power-supply reading).
