@@ -24,7 +24,7 @@ let package = Package(
         // Pure domain core: no I/O, no C, time injected.
         .target(name: "PetCore"),
         // SQLite event journal.
-        .target(name: "PetStore", dependencies: ["CSQLite"]),
+        .target(name: "PetStore", dependencies: ["CSQLite", "PetIO"]),
         // The PNG encoder (stdlib only): the UI's pictures and deskpetctl's stats charts.
         .target(name: "PetPNG"),
         // Pure renderer: state -> pixels. Re-exports PetPNG.

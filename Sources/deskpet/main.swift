@@ -216,8 +216,7 @@ do {
     try? notify.send([.ready, .status("recovery mode: journal " + (recovery.seq.map { "row \($0)" } ?? "rows") + " can't be read")])
     var info = signalfd_siginfo()
     while true {
-        var p = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, -1)
+        _ = try? PollWait.wait(for: [signalFD], timeoutMs: -1)
         while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
             if Int32(info.ssi_signo) != SIGUSR1 {
                 try? notify.send(.stopping)

@@ -24,14 +24,17 @@ public final class PollWait: LoopWait {
         return !shouldStop()
     }
 
-    /// Sleeps until one of `descriptors` is readable or `timeoutMs` passed (-1: no timeout). An
-    /// interrupting signal ends the sleep early; other failures are thrown.
-    public static func wait(for descriptors: [Int32], timeoutMs: Int32) throws(HardwareError) {
+    /// Sleeps until one of `descriptors` is readable or `timeoutMs` passed (-1: no timeout), and
+    /// returns the readable ones (none: the time passed, or a signal ended the sleep early).
+    /// Other failures are thrown.
+    @discardableResult
+    public static func wait(for descriptors: [Int32], timeoutMs: Int32) throws(HardwareError) -> [Int32] {
         var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let r = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMs) }
         if r < 0 && errno != EINTR {
             throw HardwareError(device: "poll", operation: "wait for input", errno: errno)
         }
+        return r > 0 ? fds.filter { $0.revents & Int16(POLLIN) != 0 }.map(\.fd) : []
     }
 }
 
