@@ -5,6 +5,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetUI
+import PetLinux
 
 /// `deskpet-sim --web PORT`: the simulator's device, headless, in real time, serving the
 /// companion web app and its WebSocket (`WebLink`) on one loopback port

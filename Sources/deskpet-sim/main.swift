@@ -5,6 +5,7 @@ import PetSim
 import PetUI
 import PetDevice
 import PetLink
+import PetLinux
 
 let usage = """
 deskpet-sim: the DeskPet simulator — the device's own code on a virtual clock and a headless display.
