@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PetCore
 import PetIO
 import PetWire
 
@@ -88,13 +89,13 @@ public final class BridgeRunner {
             case "error":
                 let code = m["code"]?.fieldText ?? "?"
                 log("link: hello refused: \(code)")
-                if code == "bad_token" || code == "not_paired" { notPaired = true }
+                if code == ErrorCode.badToken || code == ErrorCode.notPaired { notPaired = true }
                 lost("hello refused")
             default: break
             }
             return
         }
-        if m["type"]?.fieldText == "error", m["id"] == nil, m["code"]?.fieldText == "not_paired" {
+        if m["type"]?.fieldText == "error", m["id"] == nil, m["code"]?.fieldText == ErrorCode.notPaired {
             log("link: the device unpaired this bridge: pair again (deskpet-bridge pair)")
             notPaired = true
             return
