@@ -51,6 +51,10 @@ SRC
       apt-get download -qq swiftlang:arm64
       dpkg-deb -x swiftlang_*_arm64.deb /opt/swift-arm64
       dpkg-deb -f swiftlang_*_arm64.deb Version > /opt/swift-arm64/VERSION
+      # Only the runtime and its modules are used (usr/libexec/swift/lib/swift{,_static}); not its arm64 tools.
+      find /opt/swift-arm64/usr -mindepth 1 -maxdepth 1 ! -name libexec -exec rm -rf {} +
+      find /opt/swift-arm64/usr/libexec/swift -mindepth 1 -maxdepth 1 ! -name lib -exec rm -rf {} +
+      find /opt/swift-arm64/usr/libexec/swift/lib -mindepth 1 -maxdepth 1 ! -name swift ! -name swift_static -exec rm -rf {} +
       cd / && rm -rf /tmp/swdl
       apt-get clean
       rm -rf /var/lib/apt/lists/*

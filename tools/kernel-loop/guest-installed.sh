@@ -168,14 +168,36 @@ remove_purge() {
   [ ! -e $DATA ] && ! getent passwd deskpet >/dev/null && [ ! -e /etc/deskpet/deskpet.conf ]
 }
 
-check ready ready
-check press press_changes_frame
-check journal journal
-check kill9 kill9
-check watchdog watchdog
-check upgrade upgrade
-check stop stop
-check remove remove_purge
+# The image's first boot (tools/image, booted by tools/kernel-loop/boot-image-arm64.sh): the test's deskpet.toml
+# (board vm-fb-gpio, options, hostname, time zone, an SSH key) was applied once and put aside.
+firstboot() {
+  local b=/boot/firmware
+  systemctl show -p Result --value deskpet-firstboot.service
+  cat $b/deskpet-firstboot.log
+  [ ! -e $b/deskpet.toml ] && [ -s $b/deskpet.toml.applied ] || { echo "deskpet.toml not renamed"; ls -l $b; return 1; }
+  grep -q 'wifi_password = ""' $b/deskpet.toml.applied || { echo "the Wi-Fi password is still in the file"; return 1; }
+  echo "hostname $(hostname), /etc/localtime -> $(readlink /etc/localtime), key: $(cut -c1-24 /home/pet/.ssh/authorized_keys)"
+  [ "$(hostname)" = deskpet-vm ] && [ "$(readlink /etc/localtime)" = /usr/share/zoneinfo/Europe/Berlin ] || return 1
+  grep -q '^ssh-ed25519 ' /home/pet/.ssh/authorized_keys || return 1
+  grep -q '^network={' /etc/wpa_supplicant/wpa_supplicant-wlan0.conf && grep -q '^country=DE' /etc/wpa_supplicant/wpa_supplicant-wlan0.conf || return 1
+  [ "$(stat -c %a /etc/wpa_supplicant/wpa_supplicant-wlan0.conf)" = 600 ] || { echo "the Wi-Fi settings are readable by all"; return 1; }
+  grep -q '^DESKPET_BOARD=vm-fb-gpio$' /etc/deskpet/deskpet.conf || { echo "board not set"; return 1; }
+  echo "config.txt: $(grep -E '^dtparam=(spi|i2c_arm)=' $b/config.txt | tr '\n' ' ')"
+  grep -q '^dtparam=spi=on' $b/config.txt && grep -q '^dtparam=i2c_arm=on' $b/config.txt
+}
+
+# KLOOP_STEPS (the arm64 image run sets it) picks steps; empty: all but firstboot.
+step() { if [ -n "${KLOOP_STEPS:-}" ]; then case " $KLOOP_STEPS " in *" $1 "*) ;; *) return 0 ;; esac
+         elif [ "$1" = firstboot ]; then return 0; fi; check "$@"; }
+step firstboot firstboot
+step ready ready
+step press press_changes_frame
+step journal journal
+step kill9 kill9
+step watchdog watchdog
+step upgrade upgrade
+step stop stop
+step remove remove_purge
 journalctl -u deskpet.service -o json --no-pager > "$R/journal.json"
 journalctl -u deskpet.service -o short-monotonic --no-pager > "$R/deskpet.log"
 printf 'guest time %.1f s, %d failed\n' "$(awk "BEGIN {print $(now) - $T}")" "$fails"
