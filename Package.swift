@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// DeskPet: a desk-toy virtual pet. No Swift package dependencies: the toolchain plus three
-// system C libraries (libsqlite3, libgpiod v1, libbluetooth) through pkg-config shims.
+// DeskPet: a desk-toy virtual pet. No Swift package dependencies: the toolchain plus two
+// system C libraries (libsqlite3, libbluetooth) through pkg-config shims; GPIO uses the kernel's
+// uAPI v2 through the CLinux header shim, no library (docs/architecture.md).
 import PackageDescription
 
 let package = Package(
@@ -16,7 +17,6 @@ let package = Package(
     targets: [
         // System library shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Kernel interfaces Glibc's module lacks (epoll, evdev's struct input_event): headers only.
         .systemLibrary(name: "CLinux"),
@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "PetIO"),
         // Linux hardware backends: spidev, i2c-dev, fbdev, GPIO and evdev buttons, buzzer, LEDs, sd_notify,
         // the BLE link (BLE/: the L2CAP ATT listener on PetBluetooth's sockets). Re-exports PetBluetooth.
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetUI", "PetDevice", "PetLink", "PetBluetooth"]),
+        .target(name: "PetLinux", dependencies: ["CBluetooth", "CLinux", "PetUI", "PetDevice", "PetLink", "PetBluetooth"]),
         // The app: core + journal + UI wired together; gestures; zone database. Re-exports PetIO.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI", "PetIO"]),
         // The phone protocol as both ends speak it, linking nothing of the device: SHA-256/HMAC,

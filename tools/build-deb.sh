@@ -4,7 +4,7 @@
 #
 # A release build with the Swift runtime linked in (swift build -c release --static-swift-stdlib), so
 # the target needs no Swift toolchain; the package depends only on Debian's runtime libraries
-# (dpkg-shlibdeps: libc6, libsqlite3-0, libbluetooth3, ...). The version comes from one
+# (dpkg-shlibdeps: libc6, libsqlite3-0, libbluetooth3, ...; no libgpiod: GPIO is the kernel's uAPI). The version comes from one
 # place, Sources/PetWire/Version.swift (the binaries' --version prints the same);
 # DESKPET_DEB_VERSION overrides the package's version only (the upgrade test uses it);
 # DESKPET_DEB_FAST=1 compresses with gzip -1 instead of xz (a test package: quicker to make and unpack).
