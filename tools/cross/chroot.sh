@@ -51,10 +51,11 @@ SRC
       apt-get download -qq swiftlang:arm64
       dpkg-deb -x swiftlang_*_arm64.deb /opt/swift-arm64
       dpkg-deb -f swiftlang_*_arm64.deb Version > /opt/swift-arm64/VERSION
-      # Only the runtime and its modules are used (usr/libexec/swift/lib/swift{,_static}); not its arm64 tools.
+      # Only the runtime, its modules and the clang headers they include are used (usr/libexec/swift/lib/
+      # swift, swift_static, clang); not its arm64 tools.
       find /opt/swift-arm64/usr -mindepth 1 -maxdepth 1 ! -name libexec -exec rm -rf {} +
       find /opt/swift-arm64/usr/libexec/swift -mindepth 1 -maxdepth 1 ! -name lib -exec rm -rf {} +
-      find /opt/swift-arm64/usr/libexec/swift/lib -mindepth 1 -maxdepth 1 ! -name swift ! -name swift_static -exec rm -rf {} +
+      find /opt/swift-arm64/usr/libexec/swift/lib -mindepth 1 -maxdepth 1 ! -name swift ! -name swift_static ! -name clang -exec rm -rf {} +
       cd / && rm -rf /tmp/swdl
       apt-get clean
       rm -rf /var/lib/apt/lists/*
