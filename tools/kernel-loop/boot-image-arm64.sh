@@ -5,12 +5,13 @@
 # A scratch copy of IMAGE (.img or .img.xz) is booted on qemu's `virt` machine (TCG, cortex-a72, 1 vCPU,
 # 1 GiB) with the image's own kernel and initramfs (from its FAT partition) and its root partition as the
 # disk: the same Debian kernel, initramfs, systemd, first-boot service and package a Pi boots, only the
-# board is virtual. The copy differs from the image in three things: a deskpet.toml for the test on the FAT
-# partition (board vm-fb-gpio, hostname, time zone, Wi-Fi, SSH key), and one unit, kloop-setup.service
-# (+ its wants link), in the root, which mounts a 9p share from the host and runs arm64/setup.sh: gpio-sim +
-# vfb (Debian's arm64 kernel builds both as modules), the board file, a journal seeded by SEED_TOOL
-# (deskpet-hwtest, built on this host), and guest-installed.sh with KLOOP_STEPS (firstboot ready press
-# journal kill9 stop remove). Results (logs, figures.jsonl, status) come back in RESULTS_DIR; the serial
+# board is virtual. The copy differs from the image in two things: a deskpet.toml for the test on the FAT
+# partition (board vm-virtio, hostname, time zone, Wi-Fi, SSH key), and one unit, kloop-setup.service
+# (+ its wants link), in the root, which mounts a 9p share from the host and runs arm64/setup.sh: the board
+# file vm-virtio (qemu's virtio-gpu as /dev/fb0, its virtio keyboard as the buttons: Debian's arm64 kernel
+# builds neither gpio-sim nor vfb), a journal seeded by SEED_TOOL (deskpet-hwtest, built on this host), and
+# guest-installed.sh with KLOOP_STEPS (firstboot ready press journal kill9 stop remove); its presses are
+# requests in RESULTS_DIR that this script sends as `sendkey` through qemu's monitor. Results (logs, figures.jsonl, status) come back in RESULTS_DIR; the serial
 # console is RESULTS_DIR/console.log. Exit status: the test's; 124 timeout; 125 no status.
 # Needs: qemu-system-arm (qemu-system-aarch64), e2fsprogs (debugfs), mtools, fdisk, xz-utils. No root.
 # Environment: KLOOP_TIMEOUT (default 900 s), KLOOP_STEPS, KLOOP_DEBUG=1 (kernel messages).
@@ -42,7 +43,7 @@ say "kernel $kernel, initramfs $initrd (from the image's boot partition); cmdlin
 # The test's first-boot file replaces the default one.
 cat > "$WORK/deskpet.toml" <<'TOML'
 # the arm64 image test's first-boot settings (boot-image-arm64.sh)
-board = "vm-fb-gpio"
+board = "vm-virtio"
 options = "--fps 0"
 hostname = "deskpet-vm"
 timezone = "Europe/Berlin"
@@ -65,7 +66,7 @@ debugfs -R "stat /etc/systemd/system/kloop-setup.service" "$WORK/root.ext4" >/de
 
 # The share: the setup, the test, the virtual board, the seeded journal.
 SH=$WORK/share; mkdir -p "$SH/seed"
-cp "$HERE/arm64/setup.sh" "$HERE/guest-installed.sh" "$HERE/guest-lib.sh" "$HERE/installed/kloop-hardware.sh" "$HERE/boards/vm-fb-gpio.board" "$SH/"
+cp "$HERE/arm64/setup.sh" "$HERE/guest-installed.sh" "$HERE/guest-lib.sh" "$HERE/boards/vm-virtio.board" "$SH/"
 echo "${KLOOP_STEPS:-firstboot ready press journal kill9 stop remove}" > "$SH/steps"
 "$SEED" seed-journal "$SH/seed" "Call Dr Quill about KLOOP-7731" >&2 || die "seed-journal failed" 1
 chmod -R a+rX "$SH"
@@ -74,12 +75,39 @@ rm -f "$RESULTS/status"
 # The boot partition goes in as a second disk (vdb): the root's fstab mounts it by label at /boot/firmware.
 APPEND="root=LABEL=RASPIROOT rw console=ttyAMA0 panic=-1 fbcon=map:1 systemd.show_status=0 net.ifnames=0"
 [ -n "${KLOOP_DEBUG:-}" ] || APPEND="$APPEND quiet loglevel=3"
+# The buttons: the guest asks for a key press with a file RESULTS/press-request.* ("b 1000": key, ms held);
+# this loop sends it through qemu's monitor (sendkey) and removes the file.
+MON=$WORK/monitor.sock
+presser() {
+  while :; do
+    for f in "$RESULTS"/press-request.*; do
+      case "$f" in *.tmp|*'*') continue ;; esac
+      read -r key ms < "$f" || continue
+      case "$key" in a|b|c) ;; *) rm -f "$f"; continue ;; esac
+      python3 - "$MON" "sendkey $key ${ms:-100}" <<'PY' || echo "boot-image-arm64: monitor: sendkey failed" >&2
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(2)
+try:
+    s.recv(4096)
+except OSError:
+    pass
+s.sendall((sys.argv[2] + "\n").encode()); time.sleep(0.2); s.close()
+PY
+      rm -f "$f"
+    done
+    sleep 0.1
+  done
+}
+presser & PRESSER=$!
+trap 'kill $PRESSER 2>/dev/null; rm -rf "$WORK"' EXIT
+
 say "booting (qemu-system-aarch64 virt, TCG)"
 start=$(date +%s.%N)
 set +e
 timeout -k 5 "${KLOOP_TIMEOUT:-900}" qemu-system-aarch64 -M virt -accel tcg -cpu cortex-a72 \
   -nodefaults -no-user-config -display none -no-reboot -m "${KLOOP_MEM:-1024}" -smp 1 \
   -serial stdio -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd" -append "$APPEND" \
+  -device virtio-gpu-pci,xres=240,yres=240 -device virtio-keyboard-pci -monitor unix:"$MON",server,nowait \
   -drive file="$WORK/root.ext4",if=virtio,format=raw,cache=unsafe \
   -drive file="$WORK/boot.vfat",if=virtio,format=raw,cache=unsafe \
   -virtfs local,path="$SH",mount_tag=kloop,security_model=none,readonly=on \
