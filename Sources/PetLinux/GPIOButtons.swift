@@ -260,13 +260,13 @@ public final class KernelEdgeLines: GPIOEdgeLines {
     }
 
     public func levels(_ request: GPIOEdgeRequest) throws(HardwareError) -> [UInt32: Bool] {
-        guard let (handle, offsets) = handles[request.fd] else {
+        guard let held = handles[request.fd] else {
             throw HardwareError(.closed, device: request.name, operation: "read the levels", reason: "the lines were released")
         }
-        let mask: UInt64 = offsets.count >= 64 ? .max : (1 << UInt64(offsets.count)) - 1
-        let bits = try handle.values(mask: mask)
+        let mask: UInt64 = held.offsets.count >= 64 ? .max : (1 << UInt64(held.offsets.count)) - 1
+        let bits = try held.handle.values(mask: mask)
         var out: [UInt32: Bool] = [:]
-        for (i, o) in offsets.enumerated() { out[o] = bits & (1 << UInt64(i)) != 0 }
+        for (i, o) in held.offsets.enumerated() { out[o] = bits & (1 << UInt64(i)) != 0 }
         return out
     }
 

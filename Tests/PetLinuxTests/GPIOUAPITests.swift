@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -193,6 +194,10 @@ final class GPIOUAPITests: XCTestCase {
         let v = GPIOLineValues(bits: 0b101, mask: 0b111)
         XCTAssertEqual(v.encoded(), [5, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0])
         XCTAssertEqual(GPIOLineValues(v.encoded()), v)
+        // GPIOLineHandle.set passes a (bits, mask) tuple: the same 16 bytes.
+        var t: (bits: UInt64, mask: UInt64) = (0b101, 0b111)
+        XCTAssertEqual(MemoryLayout<(bits: UInt64, mask: UInt64)>.size, GPIOUAPI.Size.lineValues)
+        XCTAssertEqual(withUnsafeBytes(of: &t) { Array($0) }, v.encoded())
 
         var chip = [UInt8](repeating: 0, count: 68)
         for (i, c) in "gpiochip0".utf8.enumerated() { chip[i] = c }
@@ -372,5 +377,46 @@ final class GPIOUAPITests: XCTestCase {
         XCTAssertEqual(edges.last?.pressed, true, "corrected from the level read after the gap")
         XCTAssertGreaterThanOrEqual(edges.last?.ns ?? 0, before)
         XCTAssertEqual(keys.missedEvents, 2)
+    }
+
+    // MARK: - Chips on this machine
+
+    func testChipDevicesAreFoundInNumberOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gpiochips-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for n in ["gpiochip10", "gpiochip2", "gpiochipX", "gpiochip", "gpiomem", "gpiochip0"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: "\(dir)/\(n)", contents: nil))
+        }
+        XCTAssertEqual(GPIOChip.paths(in: dir), ["\(dir)/gpiochip0", "\(dir)/gpiochip2", "\(dir)/gpiochip10"])
+        XCTAssertEqual(GPIOChip.paths(in: dir + "/missing"), [])
+    }
+
+    func testAMissingChipIsNotFoundAndNamesTheLabelsThereAre() {
+        XCTAssertThrowsError(try GPIOChip.open(label: "no-such-chip-here")) { e in
+            guard let e = e as? HardwareError else { return XCTFail("\(e)") }
+            XCTAssertEqual(e.device, "gpiochip no-such-chip-here")
+            if GPIOChip.paths().isEmpty {
+                XCTAssertEqual(e.kind, .notFound)
+                XCTAssertEqual(e.errno, ENOENT)
+                XCTAssertTrue(e.reason.contains("this machine has no GPIO chips"), e.reason)
+                XCTAssertTrue(e.reason.contains("config.txt"), e.reason)
+            } else {
+                XCTAssertTrue([.notFound, .permissionDenied].contains(e.kind), "\(e)")
+            }
+        }
+        XCTAssertThrowsError(try GPIOOutputLine(chip: "no-such-chip-here", line: .name("LED"))) { e in
+            XCTAssertTrue("\(e)".contains("no-such-chip-here"), "\(e)")
+        }
+        XCTAssertThrowsError(try GPIOButtons(chip: nil, buttons: [.a: .offset(3)])) { e in
+            XCTAssertEqual((e as? HardwareError)?.kind, .invalidArgument, "an offset needs a chip label: \(e)")
+        }
+        if GPIOChip.paths().isEmpty {
+            XCTAssertThrowsError(try GPIOInputLine(chip: nil, line: .name("BUSY"))) { e in
+                let h = e as? HardwareError
+                XCTAssertEqual(h?.kind, .notFound)
+                XCTAssertTrue(h?.reason.contains("no chip has a line named 'BUSY'") == true, "\(e)")
+            }
+        }
     }
 }
