@@ -73,7 +73,7 @@ if [ -n "$CROSS" ]; then
   FLAGS+=(--swift-sdks-path "$ROOT/tools/cross/sdks" --swift-sdk deskpet-trixie-arm64 --scratch-path "$ROOT/.build-arm64")
   RUN=(qemu-aarch64)   # the arm64 binaries, run for --version and --help (their libraries are the chroot's arm64 ones)
   export DEB_HOST_ARCH=arm64 DEB_HOST_MULTIARCH=aarch64-linux-gnu DEB_HOST_GNU_TYPE=aarch64-linux-gnu
-  # SwiftPM's pkg-config lookups (sqlite3, bluez): the arm64 .pc files, not the host's.
+  # SwiftPM's pkg-config lookups (sqlite3, bluez, libmosquitto): the arm64 .pc files, not the host's.
   export PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 fi
 
