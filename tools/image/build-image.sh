@@ -15,6 +15,7 @@
 #   --root-only only make (or check) the cached arm64 root; no package needed
 # The arm64 root is cached in $DESKPET_BUILD_CACHE (default /var/cache/deskpet-build), keyed by a hash of
 # packages.list: cold ~15 min (debootstrap and the kernel's initramfs under qemu-user), warm ~3-5 min.
+# DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder.
 # Needs root (chroot), an arm64 binfmt handler (apt-get install qemu-user-static binfmt-support), and:
 # apt-get install debootstrap e2fsprogs dosfstools mtools fdisk xz-utils. $DESKPET_MIRROR as for the chroot.
 set -euo pipefail
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --deb) DEB=$(readlink -f "${2:?--deb needs a file}"); shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --root-only) ROOT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build-image: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -167,6 +168,7 @@ dd if="$WORK/root.ext4" of="$IMG" bs=1M seek=$((4 + BOOT_MB)) conv=notrunc,spars
 mkdir -p "$OUT"
 sfdisk -d "$IMG" > "$OUT/deskpet-$VERSION-arm64.partitions"
 cp "$WORK/manifest" "$OUT/deskpet-$VERSION-arm64.manifest"
+[ -z "${DESKPET_IMAGE_KEEP_RAW:-}" ] || cp --sparse=always "$IMG" "$OUT/"   # the raw image too (tests boot it without xz -d)
 say "xz ($(du -m --apparent-size "$IMG" | cut -f1) MB image)"
 nice -n 10 xz -T0 -6 -c "$IMG" > "$OUT/deskpet-$VERSION-arm64.img.xz.tmp"
 mv "$OUT/deskpet-$VERSION-arm64.img.xz.tmp" "$OUT/deskpet-$VERSION-arm64.img.xz"
