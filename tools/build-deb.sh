@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     --arch) ARCH=${2:?--arch needs amd64 or arm64}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build-deb: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done

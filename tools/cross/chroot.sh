@@ -69,7 +69,7 @@ SRC
 
 cmd=${1:-}; [ $# -gt 0 ] && shift
 case "$cmd" in
-  -h|--help|"") sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; [ -n "$cmd" ]; exit $? ;;
+  -h|--help|"") sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; [ -n "$cmd" ]; exit $? ;;
   path) [ -d "$DIR" ] || make_chroot; echo "$DIR" ;;
   run)
     [ -d "$DIR" ] || make_chroot

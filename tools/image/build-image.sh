@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --deb) DEB=$(readlink -f "${2:?--deb needs a file}"); shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --root-only) ROOT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build-image: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
