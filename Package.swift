@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // DeskPet: a desk-toy virtual pet. No Swift package dependencies: the toolchain plus three
-// system C libraries (libsqlite3, libgpiod v1, libbluetooth) through pkg-config shims.
+// system C libraries (libsqlite3, libbluetooth, and libmosquitto for deskpet-bridge only) through pkg-config shims; GPIO uses the kernel's
+// uAPI v2 through the CLinux header shim, no library (docs/architecture.md).
 import PackageDescription
 
 let package = Package(
@@ -12,12 +13,14 @@ let package = Package(
         .executable(name: "deskpet-hwtest", targets: ["deskpet-hwtest"]),
         .executable(name: "deskpetctl", targets: ["deskpetctl"]),
         .executable(name: "deskpet-crashtest", targets: ["deskpet-crashtest"]),
+        .executable(name: "deskpet-bridge", targets: ["deskpet-bridge"]),
     ],
     targets: [
         // System library shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // MQTT for deskpet-bridge (TLS, reconnects, QoS 1 in flight are the library's).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Kernel interfaces Glibc's module lacks (epoll, evdev's struct input_event): headers only.
         .systemLibrary(name: "CLinux"),
 
@@ -36,7 +39,7 @@ let package = Package(
         // buttons, buzzer, LEDs, sd_notify), the system clock and poll(2) wait (Loop/), the socket
         // transports of the phone link on one socket helper (Sockets/, Link/: TCP, Unix, WebSocket),
         // the BLE link (BLE/: the L2CAP ATT listener; the mgmt socket is PetWire's BLE/).
-        .target(name: "PetLinux", dependencies: ["CGPIOD", "CBluetooth", "CLinux", "PetUI", "PetDevice", "PetLink"]),
+        .target(name: "PetLinux", dependencies: ["CBluetooth", "CLinux", "PetUI", "PetDevice", "PetLink"]),
         // The app: core + journal + UI wired together; gestures; zone database. Re-exports PetIO.
         .target(name: "PetDevice", dependencies: ["PetCore", "PetStore", "PetUI", "PetIO"]),
         // The phone protocol as both ends speak it, linking nothing of the device: SHA-256/HMAC,
@@ -65,6 +68,12 @@ let package = Package(
         // The device daemon: deskpet run --board FILE --data DIR.
         .executableTarget(name: "deskpet", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLinux", "PetLink"]),
 
+        // Home Assistant over MQTT as a paired client of the daemon (docs/home-assistant.md): the
+        // testable logic (config, discovery, topics → commands, resume, rate limits) and the
+        // libmosquitto driver; links nothing of the device (like deskpetctl).
+        .target(name: "PetBridge", dependencies: ["CMosquitto", "PetCore", "PetIO", "PetWire"]),
+        .executableTarget(name: "deskpet-bridge", dependencies: ["PetBridge", "PetWire", "PetIO"]),
+
         // The kill test's and the power-cut test's writer, retrying client and replay check
         // (tools/kill-test.sh, tools/kernel-loop/guest-power-cut.sh; docs/reliability.md).
         .executableTarget(name: "deskpet-crashtest", dependencies: ["CLinux", "PetCore", "PetStore", "PetUI", "PetDevice", "PetLink", "PetLinux", "PetSim"]),
@@ -77,6 +86,7 @@ let package = Package(
         .testTarget(name: "PetDeviceTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "TestSupport"]),
         .testTarget(name: "PetSimTests", dependencies: ["PetCore", "PetStore", "PetUI", "PetDevice", "PetSim", "PetLinux", "TestSupport"]),
         .testTarget(name: "PetLinkTests", dependencies: ["PetLink", "PetCore", "PetStore", "PetDevice", "PetSim", "PetLinux", "TestSupport"]),
+        .testTarget(name: "PetBridgeTests", dependencies: ["PetBridge", "PetWire", "PetCore", "PetIO", "TestSupport"]),
         .testTarget(name: "PetLinuxTests", dependencies: ["PetLinux", "PetCore", "PetDevice", "PetUI", "CLinux", "PetLink", "PetSim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

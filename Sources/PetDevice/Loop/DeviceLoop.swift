@@ -259,6 +259,7 @@ public final class DeviceLoop {
     /// fresh id; a refused one changes nothing but a soft buzz.
     public func perform(_ g: Gesture) throws(AppError) {
         try tick()
+        apply(link?.gesture(g, loop: self) ?? [])
         needsFrame = true
         guard let input = layout.input(for: g) else { return }
         for effect in navigator.handle(input, state: app.state, now: now) {
