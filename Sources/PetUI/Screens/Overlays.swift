@@ -94,9 +94,6 @@ enum Overlays {
         }
     }
 
-    /// The reminder's keys, from the navigator's action table for this board ("B open  hold B done  C ok").
-    static func hintLine(_ l: Look, _ w: Int) -> String { l.ctx.view.hintLine { Txt.width($0, .small) <= w } }
-
     static func reminder(_ l: Look, _ c: inout Canvas, _ n: Reminder) {
         let p = l.pal
         let (title, body) = describe(n, l.state, now: l.now)
@@ -117,12 +114,10 @@ enum Overlays {
             Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 3, p.fg, .small, maxWidth: w)
             let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 13, width: w, maxLines: 2, p.fg, .small)
             Txt.draw(&c, body, x: x, y: r.y + 15 + used, p.fg, .small, maxWidth: w)
-            Txt.draw(&c, hintLine(l, w), x: x, y: r.maxY - 10, p.fg, .small, maxWidth: w)
         case .paper:
             Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 5, p.fg, .large, maxWidth: w)
             let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 26, width: w, maxLines: 2, p.fg, .large)
             Txt.draw(&c, body, x: x, y: r.y + 32 + used, p.fg, .small, maxWidth: w)
-            Txt.draw(&c, hintLine(l, w), x: x, y: r.maxY - 12, p.fg, .small, maxWidth: w)
         case .square, .wide:
             let scene = Rect(x: r.x + (r.w - 64) / 2, y: r.y + 8, w: 64, h: 44)
             PetScene.draw(l.ctx, in: scene, &c)
@@ -130,7 +125,6 @@ enum Overlays {
             let used = Txt.drawWrapped(&c, title, x: x, y: scene.maxY + 18, width: w, maxLines: 3, p.fg, .large,
                                        centred: true)
             Txt.drawWrapped(&c, body, x: x, y: scene.maxY + 24 + used, width: w, maxLines: 2, p.muted, .small, centred: true)
-            Txt.drawCentred(&c, hintLine(l, w), x: x, w: w, y: r.maxY - 16, p.muted, .small)
         }
     }
 }

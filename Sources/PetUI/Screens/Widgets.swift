@@ -271,7 +271,7 @@ struct Look {
         switch size { case .square, .wide: 28; case .paper: 20; case .tiny: 10 }
     }
     var rowHeight: Int {
-        switch size { case .square, .wide: 24; case .paper: 12; case .tiny: 9 }
+        switch size { case .square, .wide: 23; case .paper: 12; case .tiny: 9 }
     }
     /// The area below the title bar.
     var content: Rect { Rect(x: 0, y: headerHeight + (big ? 2 : 1), w: W, h: H - headerHeight - (big ? 2 : 1)) }
