@@ -100,7 +100,7 @@ final class ScreenTests: XCTestCase {
             "urge-outcome": ["Resisted", "Gave in"],
             "commitments": ["jar", "06:50", "Wake"],
             "settings": ["Settings", "03:00", "light"],
-            "settings-edit": ["< 60 % >"],
+            "settings-edit": ["<60 %>"],
             "pairing": ["482 913"],
             "boot": [String(Quotes.forDay(day).split(separator: " ")[0])],
             "reminder": ["Reminder", "Call the"],

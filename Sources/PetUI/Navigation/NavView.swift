@@ -23,6 +23,8 @@ public struct NavRow: Sendable, Equatable {
         /// Started, not done: a box with a dot.
         case started
         case glyph(Character)
+        /// A shop item's picture (`ItemPicture`), then `badge` (the lock, the check) if any.
+        case picture(item: String, badge: Character?)
     }
 
     /// Stable id: `task:<id>`, `habit:<item>`, `item:<id>`, `commitment:<id>`, `setting:<row>`,

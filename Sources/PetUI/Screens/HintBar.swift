@@ -85,6 +85,13 @@ public enum HintBar {
         let g = gap(c.profile)
         let total = hs.map { Txt.width($0.text, f) }.reduce(0, +) + g * max(0, hs.count - 1)
         var x = r.x + max(2, (r.w - total) / 2)
-        for h in hs { x += canvas.drawText(h.text, x: x, y: y, color: ink, face: f.face) + g }
+        // Hints apart by `gap`, a small dot in the middle of each gap so they read as groups.
+        let dot = mono ? 1 : 2
+        for (k, h) in hs.enumerated() {
+            if k > 0 {
+                canvas.fillRect(x: x - (g + dot) / 2, y: y + (f.face.baselineRow + 1) / 2, w: dot, h: dot, color: ink)
+            }
+            x += canvas.drawText(h.text, x: x, y: y, color: ink, face: f.face) + g
+        }
     }
 }

@@ -236,7 +236,9 @@ enum HomeView {
             if h > 0 { c.fillRect(x: r.x + 2, y: r.maxY - 2 - h, w: r.w - 4, h: h, color: l.pal.fg) }
             return
         }
-        c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: bw / 2, color: l.pal.track)
+        // A muted rim round the track: an empty meter (the pet starving) still shows.
+        c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: bw / 2, color: l.pal.muted)
+        c.fillRoundedRect(x: r.x + 1, y: r.y + 1, w: r.w - 2, h: r.h - 2, radius: bw / 2 - 1, color: l.pal.track)
         let h = Int((Double(r.h) * frac).rounded())
         if h > 0 { c.fillRoundedRect(x: r.x, y: r.maxY - max(h, bw), w: r.w, h: max(h, bw), radius: bw / 2, color: l.pal.meter) }
     }

@@ -53,16 +53,18 @@ enum Overlays {
         c.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: fill)
         // The hint line under it is not shown meanwhile.
         c.textRuns.removeAll { $0.rect.intersection(r).map { !$0.isEmpty } ?? false }
-        let ty = r.maxY - 8 - (l.size == .tiny ? 0 : 1)
+        // On the strip's text line, measured in the face it is drawn in (the 12×16 face on colour).
+        let f = Txt.legible(.small, on: c)
+        let ty = HintBar.textY(l.ctx.profile)
         let icon = String(glyph(t.kind))
         let tinted = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
         // A tinted icon that would not stand out 3:1 on the toast is drawn in the toast's ink.
         let iconInk = tinted.contrastRatio(with: fill) >= 3 ? tinted : ink
-        let textW = Txt.width(t.text, .small)
-        let total = 6 + 3 + textW
-        let x0 = max(r.x + 2, r.x + (r.w - total) / 2)
-        Txt.draw(&c, icon, x: x0, y: ty, iconInk, .small)
-        Txt.draw(&c, t.text, x: x0 + 9, y: ty, ink, .small, maxWidth: r.maxX - 2 - (x0 + 9))
+        let textW = Txt.width(t.text, f)
+        let tx = f.advance + (f == .large ? 4 : 3)
+        let x0 = max(r.x + 2, r.x + (r.w - tx - textW) / 2)
+        Txt.draw(&c, icon, x: x0, y: ty, iconInk, f)
+        Txt.draw(&c, t.text, x: x0 + tx, y: ty, ink, f, maxWidth: r.maxX - 2 - (x0 + tx))
     }
 
     /// Title and body of a reminder.

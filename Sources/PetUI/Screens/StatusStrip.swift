@@ -134,7 +134,7 @@ enum StatusStrip {
         Txt.draw(&c, String(glyph), x: x, y: y, l.pal.fg, f)
         let bx = x + f.advance + (f == .large ? 2 : 1)
         let by = y + (f.height - (f == .large ? 4 : 1) - barHeight) / 2
-        l.bar(&c, Rect(x: bx, y: by, w: x + w - bx, h: barHeight), Double(min(100, max(0, value))) / 100)
+        l.bar(&c, Rect(x: bx, y: by, w: x + w - bx, h: barHeight), Double(min(100, max(0, value))) / 100, outlined: true)
     }
 
     /// The attention bubble at (x, y): "!" and the need's icon, in a small filled box with a tail
