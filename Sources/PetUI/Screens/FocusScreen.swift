@@ -77,7 +77,7 @@ enum FocusScreen {
         let minutes = "\(s.commitments.focusMinutes) min focused so far"
         switch l.size {
         case .square, .wide:
-            let scene = Rect(x: (l.W - 120) / 2, y: area.y + 8, w: 120, h: 90)
+            let scene = Rect(x: (l.W - 120) / 2, y: area.y + 6, w: 120, h: 90)
             HomeView.petFrame(l, &c, scene)
             let btn = Rect(x: (l.W - 200) / 2, y: scene.maxY + 16, w: 200, h: 40)
             if p.mono { c.strokeRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, color: p.fg, thickness: 2) }
