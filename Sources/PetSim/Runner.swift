@@ -264,6 +264,8 @@ public final class ScenarioRunner {
             device.loop.linkConnectedOverride = on ? true : nil
         case .deviceBattery(let pct):
             device.loop.batteryPercent = pct
+        case .deviceFirstRun(let on):
+            device.loop.firstRun = on
         }
     }
 
