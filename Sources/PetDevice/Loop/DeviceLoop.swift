@@ -391,6 +391,13 @@ public final class DeviceLoop {
 
     // MARK: - Power
 
+    /// After a boot, a device whose first run is not done shows it (`Navigator.Config.firstRun`):
+    /// the daemon sets it; the simulator when a scenario says `device first-run on`.
+    public var firstRun: Bool {
+        get { navigator.config.firstRun }
+        set { navigator.config.firstRun = newValue; needsFrame = true }
+    }
+
     /// The device booted again with `app` (reopened from the journal, not yet caught up): the
     /// boot screen, fresh gestures, the panel's content unknown. Reminders missed while off show
     /// in the banner once the next `step` catches up.
