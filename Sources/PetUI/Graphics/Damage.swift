@@ -116,9 +116,11 @@ extension Canvas {
         // Damaged tiles: all of them without a previous frame of this size.
         let known = recorder.tiles.count == fresh.count && recorder.stride == cols
         var rects: [Rect] = []
+        var damaged: [Bool] = []
         if !known {
             rects = [bounds]
         } else {
+            damaged = [Bool](repeating: false, count: fresh.count)
             // Runs of damaged tiles per tile row, merged down while the next row has the same run.
             var open: [(x0: Int, x1: Int, y0: Int)] = []
             for ty in 0..<rows {
@@ -130,6 +132,7 @@ extension Canvas {
                         var e = tx + 1
                         while e < cols, fresh[ty * cols + e] != recorder.tiles[ty * cols + e]
                                 || (recorder.anyStale && recorder.stale[ty * cols + e]) { e += 1 }
+                        for k in tx..<e { damaged[ty * cols + k] = true }
                         runs.append((tx, e))
                         tx = e
                     } else {
@@ -151,7 +154,7 @@ extension Canvas {
             for o in open { rects.append(Rect(x: o.x0 * t, y: o.y0 * t, w: (o.x1 - o.x0) * t, h: (rows - o.y0) * t)) }
             rects = rects.compactMap { $0.intersection(bounds) }
         }
-        replay(within: rects)
+        replay(within: rects, damagedTiles: damaged, columns: cols)
         recorder.tiles = fresh
         recorder.stride = cols
         if recorder.anyStale || recorder.stale.count != fresh.count {
@@ -166,16 +169,32 @@ extension Canvas {
         return rects
     }
 
-    /// Draws the recorded operations clipped to each of `rects`.
-    mutating func replay(within rects: [Rect]) {
+    /// Draws the recorded operations clipped to each of `rects` (the damaged tiles, flagged in
+    /// `damagedTiles` when not all of them: an operation reaching none of those is skipped at once).
+    mutating func replay(within rects: [Rect], damagedTiles: [Bool], columns cols: Int) {
         guard !rects.isEmpty else { return }
-        let w = width
+        let w = width, t = FrameRecorder.tile
         let ops = recorder.ops
+        let every = damagedTiles.isEmpty
         pixels.withUnsafeMutableBufferPointer { buf in
             ops.withUnsafeBufferPointer { ops in
-                for clip in rects {
-                    let cx0 = clip.x, cy0 = clip.y, cx1 = clip.maxX, cy1 = clip.maxY
-                    for op in ops {
+                for op in ops {
+                    if !every {
+                        // Does it reach a damaged tile?
+                        let tx0 = Int(op.x) / t, tx1 = (Int(op.x) + Int(op.w) - 1) / t
+                        let ty0 = Int(op.y) / t, ty1 = (Int(op.y) + Int(op.h) - 1) / t
+                        var hit = false
+                        var ty = ty0
+                        while ty <= ty1 && !hit {
+                            var i = ty * cols + tx0
+                            let end = ty * cols + tx1
+                            while i <= end { if damagedTiles[i] { hit = true; break }; i += 1 }
+                            ty += 1
+                        }
+                        if !hit { continue }
+                    }
+                    for clip in rects {
+                        let cx0 = clip.x, cy0 = clip.y, cx1 = clip.maxX, cy1 = clip.maxY
                         let x0 = max(cx0, Int(op.x)), x1 = min(cx1, Int(op.x) + Int(op.w))
                         guard x0 < x1 else { continue }
                         let y0 = max(cy0, Int(op.y)), y1 = min(cy1, Int(op.y) + Int(op.h))
