@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGPIOD
 import PetDevice
 import PetUI
 
@@ -10,49 +9,17 @@ import PetUI
 
 extension GPIOOutputLine: OutputLine {}
 
-/// One GPIO input read by level (an e-paper controller's BUSY), requested until closed.
-public final class GPIOInputLine: InputLine, @unchecked Sendable {
-    public let name: String
-    private let chips = GPIOChipSet()
-    private var line: OpaquePointer?
-
-    public init(chip: String?, line id: GPIOLineID, consumer: String = "deskpet") throws(HardwareError) {
-        name = GPIOChipSet.describe(chip: chip, id)
-        let l = try chips.line(chip: chip, id)
-        guard gpiod_line_request_input(l, consumer) == 0 else {
-            throw LinuxError.make(name, "request as input", errno: errno, kind: .gpio)
-        }
-        line = l
-    }
-
-    deinit { close() }
-
-    public func read() throws(HardwareError) -> Bool {
-        guard let line else { throw HardwareError(.closed, device: name, operation: "read", reason: "the line was closed") }
-        let v = gpiod_line_get_value(line)
-        guard v >= 0 else { throw LinuxError.make(name, "read", errno: errno, kind: .gpio) }
-        return v == 1
-    }
-
-    public func close() {
-        line = nil
-        chips.closeAll()
-    }
-}
-
 public enum BoardHardware {
     /// Whether this machine has a GPIO chip with `label` (a chip it may not open counts: opening it
     /// then reports the permission problem).
     public static func chipPresent(_ label: String) -> Bool {
-        errno = 0
-        if let c = gpiod_chip_open_by_label(label) { gpiod_chip_close(c); return true }
-        return errno == EACCES || errno == EPERM
+        GPIOChip.present(label: label)
     }
 
     /// The board with each line on the first of its chip labels this machine has.
     public static func resolve(_ board: Board) -> Board { board.resolvingChips(present: chipPresent) }
 
-    /// A board line as libgpiod names it.
+    /// A board line as PetLinux's GPIO backend names it.
     static func id(_ l: GPIOLine) -> GPIOLineID {
         switch l.line {
         case .name(let n): .name(n)
@@ -69,7 +36,7 @@ public enum BoardHardware {
         try BoardWiring.hardware(for: resolve(board), parts: parts, clock: clock)
     }
 
-    /// The key sources: one libgpiod request per chip (lines of one board may sit on two chips),
+    /// The key sources: one GPIO line request per chip (lines of one board may sit on two chips),
     /// or the evdev device.
     public static func buttons(_ board: Board) throws(HardwareError) -> [InputSource] {
         try BoardWiring.keys(resolve(board), parts: LinuxParts())
@@ -99,8 +66,8 @@ public enum BoardHardware {
     }
 }
 
-/// This machine's devices as a board's parts (`BoardWiring`): spidev and i2c-dev buses, libgpiod
-/// lines, a framebuffer, GPIO or evdev keys, a buzzer and LED on their pattern players; whatever
+/// This machine's devices as a board's parts (`BoardWiring`): spidev and i2c-dev buses, GPIO
+/// lines (the kernel's uAPI v2), a framebuffer, GPIO or evdev keys, a buzzer and LED on their pattern players; whatever
 /// the board puts on the `sim` bus is simulated (`simulated`: a headless panel, keys nobody
 /// presses, a buzzer and LED that record).
 public final class LinuxParts: BoardParts {
@@ -140,7 +107,8 @@ public final class LinuxParts: BoardParts {
             }
             var sources: [InputSource] = []
             for chip in byChip.keys.sorted() {
-                sources.append(try GPIOButtons(chip: chip, buttons: byChip[chip] ?? [:], bias: gpioBias, activeLow: activeLow))
+                sources.append(try GPIOButtons(chip: chip, buttons: byChip[chip] ?? [:], bias: gpioBias, activeLow: activeLow,
+                                               debounceMs: buttons.debounceMs))
             }
             return sources
         case let .evdev(device, codes):

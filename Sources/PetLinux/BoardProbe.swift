@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGPIOD
 import PetDevice
 
 /// `deskpet check`: probes every device a board names without driving any of them — device nodes
@@ -65,10 +64,9 @@ public enum BoardProbe {
     }
 
     static func gpio(_ line: GPIOLine, _ what: String, _ r: inout Report) {
-        errno = 0
-        guard let chip = gpiod_chip_open_by_label(line.chip) else {
-            let e = errno
-            if e == EACCES || e == EPERM {
+        let chip: GPIOChip
+        do throws(HardwareError) { chip = try GPIOChip.open(label: line.chip) } catch {
+            if error.kind == .permissionDenied {
                 r.fail("\(what): gpiochip '\(line.chip)' is not accessible: add the user to the gpio group and log in again")
             } else {
                 let labels = line.chips.map { "'\($0)'" }.joined(separator: " or ")
@@ -76,15 +74,22 @@ public enum BoardProbe {
             }
             return
         }
-        defer { gpiod_chip_close(chip) }
-        let l: OpaquePointer?
-        switch line.line {
-        case .name(let n): l = gpiod_chip_find_line(chip, n)
-        case .offset(let o): l = o >= 0 && o < Int(gpiod_chip_num_lines(chip)) ? gpiod_chip_get_line(chip, UInt32(o)) : nil
+        let info: GPIOLineInfo
+        do throws(HardwareError) {
+            switch line.line {
+            case .name(let n):
+                guard let o = try chip.offset(named: n) else { r.fail("\(what): \(line) not found on the chip (gpioinfo \(line.chip) lists its lines)"); return }
+                info = try chip.lineInfo(o)
+            case .offset(let o):
+                guard o >= 0 && o < Int(chip.info.lines) else { r.fail("\(what): \(line) not found on the chip (gpioinfo \(line.chip) lists its lines)"); return }
+                info = try chip.lineInfo(UInt32(o))
+            }
+        } catch {
+            r.fail("\(what): \(error)")
+            return
         }
-        guard let l else { r.fail("\(what): \(line) not found on the chip (gpioinfo \(line.chip) lists its lines)"); return }
-        if gpiod_line_is_used(l) {
-            let consumer = gpiod_line_consumer(l).map { String(cString: $0) } ?? "a kernel driver"
+        if info.flags.contains(.used) {
+            let consumer = info.consumer.isEmpty ? "a kernel driver" : info.consumer
             r.fail("\(what): \(line) is in use by \(consumer): stop it, or free the pin in config.txt")
             return
         }

@@ -5,8 +5,8 @@ import Glibc
 /// Puts kernel event timestamps on the CLOCK_MONOTONIC time line that `SystemClock.monotonicNs`
 /// and the gesture recognizer use.
 ///
-/// GPIO line events of the v1 character-device API (what libgpiod 1.6 uses) are stamped with
-/// CLOCK_MONOTONIC since Linux 5.7 and with CLOCK_REALTIME before; evdev events are REALTIME unless
+/// GPIO line events of the uAPI v2 (what `GPIOButtons` reads) are stamped with CLOCK_MONOTONIC
+/// unless a request asks for another clock (v1 events were REALTIME before Linux 5.7); evdev events are REALTIME unless
 /// the reader switched the device to MONOTONIC (EVIOCSCLOCKID, which `EvdevButtons` does). An event
 /// is always recent when it is read, so its clock shows in which of the two clocks' current values
 /// it is closer to: the two time lines are decades apart on any running system (realtime counts from

@@ -5,6 +5,7 @@ import PetDevice
 
 // KernelABI.swift — the few kernel structures and ioctl numbers the panel backends need, laid out
 // in Swift as linux/spi/spidev.h, linux/i2c-dev.h and linux/fb.h lay them out in C (no C shim).
+// The GPIO uAPI v2's structures are encoded byte by byte in GPIOUAPI.swift.
 // Swift lays out a struct's stored properties in order at their natural alignment, as C does;
 // PetLinuxTests checks every size and offset against the kernel's.
 
@@ -12,6 +13,7 @@ import PetDevice
 /// ARM use the generic encoding).
 public enum IOCTL {
     static let write: UInt = 1
+    static let read: UInt = 2
     static func ioc(_ dir: UInt, _ type: UInt8, _ nr: UInt8, _ size: Int) -> UInt {
         dir << 30 | UInt(size) << 16 | UInt(type) << 8 | UInt(nr)
     }
@@ -24,6 +26,13 @@ public enum IOCTL {
     public static let fbGetVScreenInfo: UInt = 0x4600                // FBIOGET_VSCREENINFO
     public static let fbGetFScreenInfo: UInt = 0x4602                // FBIOGET_FSCREENINFO
     public static let fbBlank: UInt = 0x4611                         // FBIOBLANK, FB_BLANK_* as the argument
+    // The GPIO character device, uAPI v2 (linux/gpio.h, type 0xB4; sizes in `GPIOUAPI.Size`).
+    public static let gpioGetChipInfo = ioc(read, 0xB4, 0x01, GPIOUAPI.Size.chipInfo)              // GPIO_GET_CHIPINFO_IOCTL
+    public static let gpioV2GetLineInfo = ioc(read | write, 0xB4, 0x05, GPIOUAPI.Size.lineInfo)    // GPIO_V2_GET_LINEINFO_IOCTL
+    public static let gpioV2GetLine = ioc(read | write, 0xB4, 0x07, GPIOUAPI.Size.lineRequest)     // GPIO_V2_GET_LINE_IOCTL
+    public static let gpioV2SetConfig = ioc(read | write, 0xB4, 0x0D, GPIOUAPI.Size.lineConfig)    // GPIO_V2_LINE_SET_CONFIG_IOCTL
+    public static let gpioV2GetValues = ioc(read | write, 0xB4, 0x0E, GPIOUAPI.Size.lineValues)    // GPIO_V2_LINE_GET_VALUES_IOCTL
+    public static let gpioV2SetValues = ioc(read | write, 0xB4, 0x0F, GPIOUAPI.Size.lineValues)    // GPIO_V2_LINE_SET_VALUES_IOCTL
 }
 
 /// `struct spi_ioc_transfer` (linux/spi/spidev.h): 32 bytes on every architecture.

@@ -1,12 +1,8 @@
 import CBluetooth
-import CGPIOD
 
-/// Versions of the system C libraries the Linux backends link against (libgpiod v1, BlueZ).
-/// The hardware backends (GPIO buttons, BLE link) build on these in later issues.
+/// The system C library the Linux backends link against besides libc and SQLite: BlueZ's
+/// libbluetooth. (GPIO uses the kernel's uAPI v2 directly, no library: GPIOUAPI.swift.)
 public enum SystemLibraries {
-    /// libgpiod's version string, e.g. "1.6.3".
-    public static var gpiodVersion: String { String(cString: gpiod_version_string()) }
-
     /// Formats a Bluetooth device address with BlueZ's `ba2str` ("AA:BB:CC:DD:EE:FF").
     public static func bluetoothAddressString(_ bytes: [UInt8]) -> String? {
         guard bytes.count == 6 else { return nil }

@@ -147,10 +147,20 @@ struct GuestCheck {
     }
 
     mutating func gpioButtons() throws {
-        printLine("GPIOButtons on chip \(chip) (libgpiod \(SystemLibraries.gpiodVersion)):")
-        let source = try GPIOButtons(chip: chip, buttons: [.a: .name("BTN_A"), .b: .name("BTN_B"), .c: .name("BTN_C")])
+        // The boards' default debounce (30 ms), done by the kernel (GPIO_V2_LINE_ATTR_ID_DEBOUNCE):
+        // gpio-sim has no debounce of its own, so the kernel's software debounce in gpiolib-cdev runs.
+        let source = try GPIOButtons(chip: chip, buttons: [.a: .name("BTN_A"), .b: .name("BTN_B"), .c: .name("BTN_C")], debounceMs: 30)
+        printLine("GPIOButtons on chip \(chip) (GPIO uAPI v2, kernel debounce \(source.kernelDebounce ? "on" : "refused: software")):")
+        expect(source.kernelDebounce, "the kernel refused the debounce attribute")
+        let infos = try GPIOChips.lines(label: chip)
+        for name in ["BTN_A", "BTN_B", "BTN_C"] {
+            let info = infos.first { $0.name == name }
+            expect(info?.debounceUs == 30_000 && info?.consumer == "deskpet" && info?.flags.isSuperset(of: [.used, .input, .activeLow, .edgeRising, .edgeFalling, .biasPullUp]) == true,
+                   "\(name) as the kernel reports it: \(info.map { "\($0)" } ?? "missing")")
+        }
         try buttonScenario(source, label: "gpio")
         source.close()
+        try lostEvents()
         // Found by name on every chip (no label) and by offset on the labelled chip: both open.
         let byName = try GPIOButtons(chip: nil, buttons: [.a: .name("BTN_A")])
         byName.close()
@@ -163,6 +173,38 @@ struct GuestCheck {
             expect(error.reason.contains("ENOENT") && error.reason.contains("config.txt"), "missing chip error: \(error)")
             printLine("  missing chip: \(error)")
         }
+    }
+
+    /// The kernel keeps 16 events per line: 200 flips of A without reading overflow it. The line
+    /// sequence numbers show the loss (at the latest with the next press), the level is read again,
+    /// and the edges still alternate press and release, ending with the press.
+    mutating func lostEvents() throws {
+        let source = try GPIOButtons(chip: chip, buttons: [.a: .name("BTN_A")], debounceMs: 0)
+        defer { source.close() }
+        guard let fd = source.fileDescriptor else { return }
+        var edges: [InputEdge] = []
+        func drain() throws {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 5000)
+            let end = now &+ 5_000_000_000
+            while now < end {
+                edges += try source.readEdges()
+                var q = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&q, 1, 300) == 0 { break }
+            }
+        }
+        for i in 0..<200 { try setPull(0, up: i % 2 == 1) }   // ends pulled up: released
+        try drain()
+        let afterFlips = edges.count
+        try setPull(0, up: false)                                 // press
+        try drain()
+        try setPull(0, up: true)
+        expect(source.missedEvents > 0, "200 flips with nobody reading: no events lost (\(edges.count) edges)")
+        expect(edges.last?.pressed == true, "after lost events the press is the last edge: \(edges.map(\.pressed))")
+        var alternate = true
+        for (x, y) in zip(edges, edges.dropFirst()) where x.pressed == y.pressed { alternate = false }
+        expect(alternate, "edges alternate press and release: \(edges.map(\.pressed))")
+        printLine("  200 flips unread: \(afterFlips) edges, \(source.missedEvents) events lost by the kernel, \(source.repeatedEdges) repeats dropped; then the press read")
     }
 
     mutating func evdev(device: String) throws {

@@ -19,7 +19,8 @@ chip found by its label (gpiodetect shows labels: pinctrl-bcm2711 on a Pi 4, pin
 never by chip number.
 
 commands:
-  buttons [--chip LABEL] BUTTON=LINE...   print edges (kernel timestamps) and gestures until interrupted
+  buttons [--chip LABEL] [--debounce-ms N] BUTTON=LINE...   print edges (kernel timestamps) and gestures
+                                          until interrupted; debounce by the kernel, default 30 ms as boards
                                           e.g. buttons --chip pinctrl-bcm2711 A=5 B=6 C=GPIO13
   evdev DEVICE KEYCODE=BUTTON...          the same from an evdev node (path, or a name such as gpio-keys)
                                           e.g. evdev gpio-keys 30=A 48=B 46=C
@@ -121,13 +122,20 @@ func main() -> Int32 {
         switch command {
         case "buttons":
             let chip = option("--chip", &args)
+            let debounceText = option("--debounce-ms", &args) ?? "30"
+            guard let debounce = Int(debounceText), (0...1000).contains(debounce) else {
+                throw UsageError(description: "--debounce-ms: expected 0-1000, got \(debounceText)")
+            }
             var map: [Button: GPIOLineID] = [:]
             for a in args {
                 let parts = a.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2 else { throw UsageError(description: "expected BUTTON=LINE, got \(a)") }
                 map[try button(parts[0])] = try lineID(parts[1], chip: chip)
             }
-            try watch(try GPIOButtons(chip: chip, buttons: map))
+            let source = try GPIOButtons(chip: chip, buttons: map, debounceMs: debounce)
+            printLine(debounce == 0 ? "no debounce" : source.kernelDebounce ? "the kernel debounces (\(debounce) ms)"
+                      : "the kernel refused debounce: the gesture recognizer's \(debounce) ms alone")
+            try watch(source)
         case "evdev":
             guard !args.isEmpty else { throw UsageError(description: "evdev needs a device") }
             let device = args.removeFirst()

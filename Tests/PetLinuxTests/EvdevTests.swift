@@ -96,12 +96,6 @@ final class EventTimeTests: XCTestCase {
         XCTAssertEqual(EventTime.ns(sec: 2, nsec: 3), 2_000_000_003)
     }
 
-    func testGPIOEventTypes() {
-        XCTAssertEqual(GPIOButtons.pressed(eventType: 1), true, "rising logical edge (active-low applied) = pressed")
-        XCTAssertEqual(GPIOButtons.pressed(eventType: 2), false)
-        XCTAssertNil(GPIOButtons.pressed(eventType: 0))
-    }
-
     func testEpollEventLayout() {
         #if arch(x86_64)
         XCTAssertEqual(MemoryLayout<epoll_event>.size, 12, "packed on x86-64")

@@ -9,8 +9,8 @@ import PetStore
 @testable import PetDevice
 
 /// Buttons, buzzer and LED at the line seam, as the panels are at the bus seam: `GPIOButtons` reads
-/// simulated lines whose descriptors carry the kernel's line event records (epoll, non-blocking
-/// reads and libgpiod's decoding all run), and the buzzers and LED play on simulated output lines
+/// simulated lines whose descriptors carry the kernel's `gpio_v2_line_event` records (epoll,
+/// non-blocking reads and the uAPI decoding all run), and the buzzers and LED play on simulated output lines
 /// and a simulated PWM channel through their pattern player's thread. Steps are zero-length, so
 /// nothing waits on time.
 final class LineSeamTests: XCTestCase {
@@ -64,7 +64,7 @@ final class LineSeamTests: XCTestCase {
         let t = EventTime.now().monoNs
         for i in 0..<40 { lines.edge(a, physicallyHigh: i % 2 == 1, ns: t + UInt64(i)) }
         let edges = try keys.readEdges()
-        XCTAssertEqual(edges.count, 40, "libgpiod reads 16 records at a time: every batch is read")
+        XCTAssertEqual(edges.count, 40, "16 events are read at a time: every batch is read")
         XCTAssertEqual(edges.map(\.ns), (0..<40).map { t + UInt64($0) })
         XCTAssertEqual(edges.first?.pressed, true)
     }

@@ -1,13 +1,9 @@
 import XCTest
 @testable import PetLinux
 
-/// The C shims link for real: libgpiod v1 and libbluetooth answer through pkg-config's flags.
+/// The C shims link for real: libbluetooth answers through pkg-config's flags. (GPIO needs no
+/// library: the kernel's uAPI v2 is used directly, GPIOUAPITests.)
 final class SystemLibrariesTests: XCTestCase {
-    func testLibgpiodIsVersion1() {
-        let v = SystemLibraries.gpiodVersion
-        XCTAssertTrue(v.hasPrefix("1."), "DeskPet uses the libgpiod v1 API, found \(v)")
-    }
-
     func testBlueZFormatsAddresses() {
         // BlueZ stores addresses little-endian: the last byte is printed first.
         XCTAssertEqual(SystemLibraries.bluetoothAddressString([0x66, 0x55, 0x44, 0x33, 0x22, 0x11]), "11:22:33:44:55:66")

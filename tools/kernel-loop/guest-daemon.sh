@@ -1,7 +1,7 @@
 #!/bin/bash
 # guest-daemon.sh BINDIR — run in the guest by run-in-vm.sh (tools/vm-test.sh daemon): the real
 # `deskpet run` on the VM's virtual hardware, one board file of tools/kernel-loop/boards at a time:
-#   vm-fb-gpio     vfb /dev/fb0 + buttons on gpio-sim (libgpiod), buzzer, LED
+#   vm-fb-gpio     vfb /dev/fb0 + buttons on gpio-sim (GPIO uAPI v2), buzzer, LED
 #   vm-st7789      ST7789 on kloop-spi /dev/spidev0.0, DC/RST/BL on gpio-sim
 #   vm-ssd1306     SSD1306 on kloop-i2c /dev/i2c-1 at 0x3c
 #   vm-ssd1680     SSD1680 e-paper on kloop-spi, BUSY a gpio-sim input pulled low
@@ -184,7 +184,7 @@ missing_chip() {  # ... and a board on a chip that is not there fails, saying so
   echo "$out"
   [ $rc = 1 ] && echo "$out" | grep -q "FAIL  button A: no gpiochip labelled 'no-such-chip' (gpiodetect lists the labels"
 }
-# Boards on libgpiod buttons first: gpio_keys then takes BTN_A..C for itself.
+# Boards on GPIO uAPI buttons first: gpio_keys then takes BTN_A..C for itself.
 run_board vm-fb-gpio /dev/fb0
 run_board vm-st7789 /sys/kernel/debug/kloop-spi/log
 run_board vm-ssd1306 /sys/kernel/debug/kloop-i2c/log

@@ -2,8 +2,8 @@
 # guest-hardware.sh HWTEST — run in the guest by run-in-vm.sh (tools/vm-test.sh hardware): DeskPet's
 # Linux backends (PetLinux) against the real kernel's gpio-sim, gpio_keys and evdev. HWTEST is the
 # deskpet-hwtest binary built on the host; its hidden guest-* commands do the checks:
-#   guest-gpio    GPIOButtons (libgpiod v1): taps, long press, A+C chord from pulls flipped in sysfs;
-#                 edges in order, stamped on CLOCK_MONOTONIC between the flip and the read
+#   guest-gpio    GPIOButtons (GPIO uAPI v2, kernel debounce): taps, long press, A+C chord from pulls flipped in
+#                 sysfs; edges in order, stamped on CLOCK_MONOTONIC between the flip and the read; lost events
 #   guest-evdev   EvdevButtons on gpio_keys (kloop-gpio-keys) on the same lines: the same scenario
 #   guest-buzzer  GPIOBuzzer: each tone's on/off rhythm read back from sim_gpio3/value; a passive note toggles
 #   guest-led     GPIOIndicator: RGB celebration colours in order; single-LED nudge rhythm
@@ -36,7 +36,7 @@ export SIM
 check gpio-buttons "$HWTEST" guest-gpio --chip pet-buttons --sim "$SIM"
 check buzzer "$HWTEST" guest-buzzer --chip pet-buttons --sim "$SIM"
 check led "$HWTEST" guest-led --chip pet-buttons --sim "$SIM"
-# gpio_keys takes BTN_A..C for itself: after the libgpiod checks released them
+# gpio_keys takes BTN_A..C for itself: after the GPIO uAPI checks released them
 check evdev-setup evdev_setup && check evdev-buttons "$HWTEST" guest-evdev --device gpio-keys --sim "$SIM"
 printf 'guest time %.1f s, %d failed\n' "$(awk "BEGIN {print $(now) - $T}")" $fails
 [ $fails = 0 ]

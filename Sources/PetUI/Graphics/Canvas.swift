@@ -99,6 +99,9 @@ public struct Canvas: Sendable {
     /// Areas whose pixels changed since the last `takeDamage()` (a new canvas: all of it). The
     /// panel pipeline compares with the panel's picture only inside them.
     public internal(set) var damage: [Rect] = []
+    /// Every string drawn since the last `clear`/`fill` with its box and the pixels it left, for
+    /// the text check (`TextLog`, `textProblems()`); nil (the default) records nothing.
+    public var textLog: TextLog? = nil
 
     public init(width: Int, height: Int, background: RGB565 = .black) {
         self.width = max(0, width)
@@ -159,6 +162,7 @@ public struct Canvas: Sendable {
         put(bounds, color.raw)
         textRuns.removeAll()
         spriteRuns.removeAll()
+        textLog?.entries.removeAll()
         markDirty(bounds)
     }
 

@@ -77,6 +77,9 @@ extension Canvas {
     /// Starts recording a frame: until `endFrame`, primitives record their pixel writes (text
     /// runs, sprite runs and the other bookkeeping happen as usual).
     public mutating func beginFrame() {
+        // The text check (`textLog`, tests and tools) snapshots the pixels each string left as it
+        // is drawn: with it on, the frame is drawn directly (its tiles are then stale).
+        guard textLog == nil else { return }
         recorder.isRecording = true
         recorder.ops.removeAll(keepingCapacity: true)
     }
