@@ -33,7 +33,7 @@ VERSION=$(sed -n 's/^ *public static let string = "\([0-9A-Za-z.+~-]*\)"$/\1/p' 
 [ -n "$VERSION" ] || die "no version in Sources/PetWire/Version.swift"
 PKGVERSION=${DESKPET_DEB_VERSION:-$VERSION}
 ARCH=$(dpkg --print-architecture)
-PRODUCTS="deskpet deskpetctl deskpet-sim"
+PRODUCTS="deskpet deskpetctl deskpet-sim deskpet-bridge"
 FLAGS=(-c release --static-swift-stdlib)
 
 if [ $BUILD = 1 ]; then
@@ -75,6 +75,9 @@ done
 install -m 0644 packaging/deskpet.conf "$S/etc/deskpet/deskpet.conf"
 install -m 0644 packaging/deskpet.service "$S/lib/systemd/system/deskpet.service"
 install -m 0644 packaging/60-deskpet.rules "$S/lib/udev/rules.d/60-deskpet.rules"
+# The MQTT bridge (docs/home-assistant.md): its unit (not enabled: pair first) and configuration.
+install -m 0644 packaging/deskpet-bridge.service "$S/lib/systemd/system/deskpet-bridge.service"
+install -m 0644 packaging/bridge.conf "$S/etc/deskpet/bridge.conf"
 
 # Man pages from each program's --help (what the program itself says, so they never drift).
 manpage() {  # manpage PROGRAM SUMMARY
@@ -93,15 +96,17 @@ manpage() {  # manpage PROGRAM SUMMARY
 manpage deskpet "the DeskPet device daemon"
 manpage deskpetctl "talk to a DeskPet as its owner's phone would"
 manpage deskpet-sim "the DeskPet simulator"
+manpage deskpet-bridge "DeskPet in Home Assistant over MQTT"
 
 # Documentation.
-for d in install daemon boards ble deskpetctl protocol; do
+for d in install daemon boards ble deskpetctl protocol home-assistant; do
   [ -f "docs/$d.md" ] && install -m 0644 "docs/$d.md" "$DOC/$d.md"
 done
 for d in docs/boards/*.md; do [ -f "$d" ] && install -m 0644 "$d" "$DOC/boards/"; done
 gzip -9n "$DOC"/*.md "$DOC"/boards/*.md 2>/dev/null || true
 # The guide is linked from the unit's Documentation=: keep it readable without gunzip.
 [ -f "$DOC/install.md.gz" ] && gunzip "$DOC/install.md.gz"
+[ -f "$DOC/home-assistant.md.gz" ] && gunzip "$DOC/home-assistant.md.gz"
 cat > "$DOC/copyright" <<EOF
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: deskpet
@@ -129,7 +134,7 @@ chmod 0644 "$DOC/changelog.gz"
 
 # Maintainer scripts and conffiles.
 install -m 0755 packaging/postinst packaging/prerm packaging/postrm "$S/DEBIAN/"
-echo /etc/deskpet/deskpet.conf > "$S/DEBIAN/conffiles"
+printf '/etc/deskpet/deskpet.conf\n/etc/deskpet/bridge.conf\n' > "$S/DEBIAN/conffiles"
 
 # Dependencies: what dpkg-shlibdeps finds the binaries need (run in a scratch source tree).
 mkdir -p "$WORK/src/debian"

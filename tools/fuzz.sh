@@ -42,7 +42,7 @@ for t in $TARGETS; do
       # The ATT codec and the GATT server are stdlib-only; files that bind them to the rest of
       # DeskPet (they import other modules) are left out of the harness.
       sources=("$ROOT"/Sources/PetWire/ATT/*.swift)
-      for f in "$ROOT"/Sources/PetWire/GATT/*.swift "$ROOT"/Sources/PetLink/GATT/*.swift; do grep -q '^import Pet' "$f" || sources+=("$f"); done ;;
+      for f in "$ROOT"/Sources/PetWire/GATT/*.swift; do grep -q '^import Pet' "$f" || sources+=("$f"); done ;;
     frame) module=FrameFuzz; main=$ROOT/Fuzz/FrameFuzz/main.swift
       # One module: the protocol files (their `import PetIO` dropped) compiled with PetIO's own
       # files (strict JSON, errno text; Glibc only).
@@ -65,9 +65,10 @@ for t in $TARGETS; do
     package
     rm -f "$out/$t-fuzz"
     B=$PKG/debug objects=()
-    for m in PetCore PetStore PetPNG PetIO PetUI PetDevice PetWire PetLink PetSim; do objects+=("$B/$m.build"/*.o); done
+    for m in PetCore PetStore PetPNG PetIO PetUI PetDevice PetWire PetLink PetLinux PetSim; do objects+=("$B/$m.build"/*.o); done
     swiftc -sanitize=fuzzer,address -parse-as-library -module-name "$module" -I "$B/Modules" \
-      -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CLinux" "$ROOT/Fuzz/$module/main.swift" "${objects[@]}" -lsqlite3 \
+      -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CLinux" -I "$ROOT/Sources/CBluetooth" -I "$ROOT/Sources/CGPIOD" \
+      "$ROOT/Fuzz/$module/main.swift" "${objects[@]}" -lsqlite3 -lbluetooth -lgpiod \
       -o "$out/$t-fuzz" 2>&1 | { grep -v "Cannot export local symbol" || true; }
     [ -x "$out/$t-fuzz" ] || { echo "fuzz.sh: linking $t failed" >&2; exit 1; }
     cp "$ROOT/Fuzz/corpus/$t"/* "$out/corpus/"

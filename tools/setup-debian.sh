@@ -3,12 +3,14 @@
 # Idempotent and quiet when everything is there. Needs root or sudo to install.
 #   libsqlite3-dev  the event journal         libbluetooth-dev  the BLE phone link
 #   pkg-config      how SwiftPM finds them    (GPIO needs no library: the kernel's uAPI v2, linux-libc-dev's linux/gpio.h)
+#   libmosquitto-dev deskpet-bridge (MQTT)
 #   sqlite3, pngcheck, python3-pil, tshark    independent readers used by the tests (tshark decodes our BLE captures)
 set -euo pipefail
 need=()
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 [ -f /usr/include/linux/gpio.h ] || need+=(linux-libc-dev)
 pkg-config --exists bluez 2>/dev/null || need+=(libbluetooth-dev)
+pkg-config --exists libmosquitto 2>/dev/null || need+=(libmosquitto-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 command -v pngcheck >/dev/null || need+=(pngcheck)

@@ -1,5 +1,5 @@
 // libFuzzer target for the ATT decoder and the GATT server that answers it (tools/fuzz.sh builds it:
-// swiftc -sanitize=fuzzer,address -parse-as-library with Sources/PetWire/ATT and GATT, PetLink/GATT).
+// swiftc -sanitize=fuzzer,address -parse-as-library with Sources/PetWire/ATT and GATT).
 // Each input is split into PDUs (a length byte, then that many bytes) and fed to one session.
 // Checks: decoding never traps; what decodes re-encodes to bytes that decode to the same PDU; the
 // server answers a request with exactly one decodable PDU and a command with none.

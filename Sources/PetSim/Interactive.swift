@@ -5,6 +5,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetUI
+import PetLinux
 
 /// `deskpet-sim --interactive`: the simulated device in a terminal. The display is drawn with
 /// truecolor half blocks (`TerminalScreen`), keys become button edges at the virtual time, and
@@ -357,17 +358,12 @@ enum Terminal {
         return (Int(w.ws_col), Int(w.ws_row))
     }
 
-    static func monotonicNs() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
+    static func monotonicNs() -> UInt64 { SystemClock().monotonicNs }
 
     /// Bytes available on stdin within `timeoutMs` (empty if none). `alsoWaitOn` (the phone
     /// link's descriptor) ends the wait early too.
     static func readInput(timeoutMs: Int32, alsoWaitOn extra: Int32? = nil) -> [UInt8] {
-        var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: extra ?? -1, events: Int16(POLLIN), revents: 0)]
-        guard fds.withUnsafeMutableBufferPointer({ poll($0.baseAddress, 2, timeoutMs) }) > 0, fds[0].revents & Int16(POLLIN) != 0 else { return [] }
+        guard let ready = try? PollWait.wait(for: [0] + (extra.map { [$0] } ?? []), timeoutMs: timeoutMs), ready.contains(0) else { return [] }
         var buf = [UInt8](repeating: 0, count: 256)
         let n = buf.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
         return n > 0 ? Array(buf[0..<n]) : []

@@ -3,6 +3,7 @@ import PetDevice
 import PetLink
 import PetStore
 import PetUI
+import PetLinux
 
 /// Runs scenarios against a simulated device, printing what happens.
 public final class ScenarioRunner {
@@ -261,7 +262,7 @@ public final class ScenarioRunner {
             guard device.loop.hardware.link != nil else { throw fail("'serve' needs a phone link (deskpet-sim run --link ADDR)") }
             try serve(device, ms: seconds.saturatingMultiplied(by: 1000))
         case .deviceLink(let on):
-            device.loop.linkConnectedOverride = on ? true : nil
+            device.linkStandIn.phoneConnected = on ? true : nil
         case .deviceBattery(let pct):
             device.loop.batteryPercent = pct
         }

@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PetCore
 import PetDevice
 import PetLink
 import PetStore
 import PetUI
+import PetLinux
 
 /// The simulated board: a virtual clock, scripted buttons (3 buttons, 4 buttons or a 5-way
 /// joystick), a headless panel of any supported display and a buzzer and LED that record —
@@ -14,9 +12,10 @@ import PetUI
 /// pipeline) as the device. No app logic lives here.
 ///
 /// Frames are rendered when looked at (a snapshot, `expect screen`, the terminal), not at every
-/// wake-up: the headless panel then receives exactly the bytes a real panel would for that
-/// frame. Dim and sleep are the backlight (`ui.power`), so snapshots and `expect screen` see the
-/// content even when the real panel would be dark.
+/// wake-up — the headless panel's `PanelPresentation.lookedAt` — and the panel then receives
+/// exactly the bytes a real panel would for that frame. Dim and sleep are the backlight
+/// (`ui.power`), so snapshots and `expect screen` see the content even when the real panel would
+/// be dark.
 public final class SimDevice: VirtualBoard {
     /// The headless panel: what the screen shows, decoded from the bytes the loop sent it.
     public let panel: HeadlessPanel
@@ -24,7 +23,7 @@ public final class SimDevice: VirtualBoard {
     /// The frame the screen shows now (rendered and sent to the headless panel when read: the
     /// simulator draws frames when they are looked at).
     public var canvas: Canvas {
-        loop.present(evenAsleep: true)
+        loop.present()
         return loop.canvas
     }
     /// The keys this board has and what its gestures mean.
@@ -53,11 +52,14 @@ public final class SimDevice: VirtualBoard {
     /// scenarios start: the pet is already running). `frameIntervalMs`: animate at that rate
     /// while the screen is on (the interactive terminal); nil renders only when looked at.
     /// The board is a simulator board of `profile` and `layout` (`Board.simulator`): a headless
-    /// panel, scripted keys, a buzzer and LED that record.
+    /// panel, scripted keys, a buzzer and LED that record. `presentation`: the headless panel is
+    /// looked at; `.live` presents every wake-up's frame as the device does (and wipes between
+    /// screens on colour panels).
     public init(dbPath: String?, start: Instant, zone: String, dayStart: Int = 3,
                 options: EventStore.Options = EventStore.Options(),
                 profile: DisplayProfile = .square240, layout: InputLayout = .threeButtons,
                 debounceMs: Int = 30, boot: Bool = true, frameIntervalMs: Int64? = nil,
+                presentation: PanelPresentation = .lookedAt,
                 link: PhoneLink? = nil, linkService: LinkServing? = nil) throws(AppError) {
         self.dbPath = dbPath
         self.options = options
@@ -67,9 +69,9 @@ public final class SimDevice: VirtualBoard {
             else { store = try EventStore.inMemory(options: options) }
         } catch { throw .store(error) }
         let parts = SimulatedParts()
-        panel = parts.headlessPanel(for: profile)
+        panel = parts.headlessPanel(for: profile, presentation: presentation)
         try super.init(board: .simulator(profile: profile, layout: layout, debounceMs: debounceMs), parts: parts,
-                       store: store, start: start, zone: zone, dayStart: dayStart, boot: boot, presentsEagerly: false,
+                       store: store, start: start, zone: zone, dayStart: dayStart, boot: boot,
                        frameIntervalMs: frameIntervalMs, link: link, linkService: linkService)
         render()
     }
@@ -134,8 +136,7 @@ public final class SimDevice: VirtualBoard {
     /// (the scenario step `serve`) and tests with a client in another process.
     public func serveLink(waitingUpToMs ms: Int32) throws(AppError) {
         if let fd = loop.hardware.link?.fileDescriptor {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&p, 1, max(0, ms))
+            do { try PollWait.wait(for: [fd], timeoutMs: max(0, ms)) } catch { throw .hardware(error) }
         }
         try loop.step()
     }
@@ -145,8 +146,12 @@ public final class SimDevice: VirtualBoard {
     /// Renders the current screen and sends what changed to the headless panel; `canvas` holds
     /// the frame (with its text record), `panel.picture` what the panel shows.
     public func render() {
-        loop.present(evenAsleep: true)
+        loop.present()
     }
+
+    /// The status strip's stand-in for a connected phone (the scenario step `device link on`):
+    /// true shows one whatever the link does, nil hands the status back to the link.
+    public var linkStandIn: LinkStandIn { parts.simulated.linkStandIn }
 
     /// A PNG of what the panel shows now.
     public func png() -> [UInt8] {

@@ -5,6 +5,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetUI
+import PetLinux
 
 /// `deskpet-sim --web PORT`: the simulator's device, headless, in real time, serving the
 /// companion web app and its WebSocket (`WebLink`) on one loopback port
@@ -29,6 +30,9 @@ public final class WebServe {
         public var screenText: String?
         /// Print the link's notes (client numbers, codes; never content).
         public var verbose = false
+        /// More transports served beside the WebSocket (`--link unix:PATH`, `tcp:…`), as the daemon's
+        /// `--link` (docs/protocol.md#transports).
+        public var links: [String] = []
         public init() {}
     }
 
@@ -60,9 +64,19 @@ public final class WebServe {
             service.log = { [print] in print("  " + $0) }
             link.log = { [print] in print("  " + $0) }
         }
+        var phoneLink: PhoneLink = link
+        if !options.links.isEmpty {
+            var transports: [PhoneLink] = [link]
+            for a in options.links {
+                do { transports.append(try SocketLink(parsing: a, allowRemote: options.allowRemote)) } catch {
+                    throw .hardware(HardwareError(device: "phone link", operation: "serve on \(a)", reason: error.description))
+                }
+            }
+            do { phoneLink = try MultiLink(transports) } catch { throw .hardware(error) }
+        }
         let start = Instant(SystemClock().wallMs / 1000)
         device = try SimDevice(dbPath: database, start: start, zone: options.zone, profile: options.profile,
-                               layout: options.layout, boot: false, link: link, linkService: service)
+                               layout: options.layout, boot: false, link: phoneLink, linkService: service)
     }
 
     /// The address to open in a browser.

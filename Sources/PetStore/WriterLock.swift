@@ -22,6 +22,7 @@
 import Glibc
 #endif
 import Synchronization
+import PetIO
 
 final class WriterLock {
     private struct Key: Hashable { var dev: UInt64; var ino: UInt64 }
@@ -56,7 +57,7 @@ final class WriterLock {
                 if e == EWOULDBLOCK {
                     return .failure(.locked(path: path, detail: "another process has it open for writing (a running deskpet daemon or simulator); stop it first"))
                 }
-                return .failure(.locked(path: path, detail: "cannot lock it (\(String(cString: strerror(e))))"))
+                return .failure(.locked(path: path, detail: "cannot lock it (\(errnoText(e)))"))
             }
             table[key] = Held(fd: fd, count: 1)
             return .success(())

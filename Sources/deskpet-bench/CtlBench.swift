@@ -6,6 +6,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetSim
+import PetLinux
 
 // deskpetctl's own offline sync: the built deskpetctl (this binary's sibling) is started with
 // `sync` and a queue of `queued` commands in its state folder, against the simulated device on

@@ -6,6 +6,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetSim
+import PetLinux
 
 // Exports against the device loop (docs/protocol.md#limits-and-timeouts): a phone asks for `exports` exports
 // of a journal whose export is about `targetBytes`, in one write, and reads promptly; the figure

@@ -6,6 +6,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetSim
+import PetLinux
 
 // The phone link over loopback TCP: a client socket and the simulated device in this one thread,
 // taking turns (the device serves when its epoll descriptor is readable, as the daemon's poll(2)

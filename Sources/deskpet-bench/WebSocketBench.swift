@@ -6,6 +6,7 @@ import PetCore
 import PetDevice
 import PetLink
 import PetSim
+import PetLinux
 
 // The phone link over the WebSocket (`WebLink`, docs/companion.md) on loopback: a masked client
 // (`WebSocketClient`) and the simulated device in this one thread, taking turns as in LinkBench.

@@ -7,6 +7,7 @@ import PetDevice
 import PetSim
 import PetStore
 import PetUI
+import PetLinux
 
 let usage = """
 deskpet-bench: DeskPet's benchmarks. Prints one JSON line per figure (docs/performance.md); progress goes to stderr.
@@ -570,7 +571,7 @@ func benchDaemonIdle(seconds: Double) throws {
         }
         let panel = HeadlessPanel(profile: .square240)
         let loop = DeviceLoop(app: app, hardware: Hardware(clock: clock, inputs: [], panel: panel), profile: .square240,
-                              layout: .threeButtons, boot: false, presentsEagerly: true, frameIntervalMs: 100)
+                              layout: .threeButtons, boot: false, frameIntervalMs: 100)
         clock.shiftMs = 0
         // The measurement's end is a deadline of its own (asleep, nothing else would wake the loop).
         let endMs = clock.wallMs + Int64(seconds * 1000)

@@ -9,6 +9,7 @@ import PetLink
 import PetSim
 import PetStore
 import PetUI
+import PetLinux
 
 // deskpet-crashtest: the pieces of the kill test (tools/kill-test.sh) and the power-cut test
 // (tools/kernel-loop/guest-power-cut.sh). docs/reliability.md.
@@ -93,9 +94,10 @@ func writer(dir: String, sock: String, snapshotEvery: Int) -> Never {
     } catch { fail("writer: journal: \(error)") }
     let link: SocketLink
     do { link = try SocketLink(parsing: "unix:" + sock) } catch { fail("writer: link: \(error)") }
-    let hardware = Hardware(clock: clock, inputs: [], panel: HeadlessPanel(profile: .square240), link: link)
+    // A panel nobody looks at: no frame is ever drawn (the writer is about the journal).
+    let hardware = Hardware(clock: clock, inputs: [], panel: HeadlessPanel(profile: .square240, presentation: .lookedAt), link: link)
     let loop = DeviceLoop(app: app, hardware: hardware, profile: .square240, layout: .threeButtons,
-                          boot: false, presentsEagerly: false, frameIntervalMs: nil)
+                          boot: false, frameIntervalMs: nil)
     loop.link = LinkService()
     var stop = false
     let error = loop.run(alsoWaitOn: [signalFD]) {

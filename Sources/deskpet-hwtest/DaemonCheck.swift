@@ -7,6 +7,7 @@ import PetDevice
 import PetSim
 import PetStore
 import PetUI
+import PetLinux
 
 // The checks of the daemon in the kernel-loop VM (tools/kernel-loop/guest-daemon.sh):
 //   notify-listen PATH    the service manager's side of sd_notify: binds an AF_UNIX datagram socket

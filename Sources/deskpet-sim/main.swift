@@ -5,6 +5,7 @@ import PetSim
 import PetUI
 import PetDevice
 import PetLink
+import PetLinux
 
 let usage = """
 deskpet-sim: the DeskPet simulator — the device's own code on a virtual clock and a headless display.
@@ -31,7 +32,7 @@ Usage:
 Options:
   --out DIR       where snapshots and journals go (default: out); each scenario gets DIR/<name>/
   --in-memory     keep the journal in memory (faster; 'off' and 'restart' steps are refused)
-  --link ADDR     run, --interactive: serve the phone link (docs/protocol.md) at
+  --link ADDR     run, --interactive, --web: serve the phone link (docs/protocol.md) at
                   tcp:127.0.0.1:PORT or unix:PATH while the scenarios run (the 'serve 30s' step
                   lets real time pass serving it; the pairing code on the screen is printed) or
                   while you play (the pairing code shows on the status line). TCP is loopback only unless
@@ -185,6 +186,7 @@ do {
         guard positional.isEmpty, !interactive else { printError("deskpet-sim: --web takes no command or scenario (see --help)\n"); exit(2) }
         web.address = webAddress ?? "8080"
         web.dataDir = webData ?? options.outDir + "/web"
+        if let l = options.link { web.links = [l] }
         web.verbose = options.verbose
         if let b = board { web.profile = b.profile; web.layout = b.layout } else {
             if let d = displays.first { web.profile = d }

@@ -216,8 +216,7 @@ do {
     try? notify.send([.ready, .status("recovery mode: journal " + (recovery.seq.map { "row \($0)" } ?? "rows") + " can't be read")])
     var info = signalfd_siginfo()
     while true {
-        var p = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, -1)
+        _ = try? PollWait.wait(for: [signalFD], timeoutMs: -1)
         while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
             if Int32(info.ssi_signo) != SIGUSR1 {
                 try? notify.send(.stopping)
@@ -280,7 +279,7 @@ else if transports.count > 1 {
 }
 
 let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
-                      debounceMs: board.debounceMs, boot: true, presentsEagerly: true,
+                      debounceMs: board.debounceMs, boot: true,
                       frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
 
 // The status strip's battery icon: only on boards with a battery (a power-supply reading).

@@ -1,5 +1,4 @@
 import PetWire
-import PetBluetooth
 
 /// Where deskpetctl reaches the device: a TCP or Unix socket (`tcp:HOST:PORT`, `unix:PATH`) or
 /// Bluetooth LE GATT (`ble:AA:BB:CC:DD:EE:FF[/random]`). The token file stores this text.

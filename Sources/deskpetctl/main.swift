@@ -8,7 +8,7 @@ import PetIO
 // deskpetctl: the phone stand-in (docs/deskpetctl.md). Talks the phone protocol
 // (docs/protocol.md) over TCP or a Unix socket, keeps its token and an offline queue in a
 // state folder, and replays the queue whenever the device can be reached. --ble: GATT over an
-// L2CAP LE socket (PetBluetooth's BLEClientSocket, PetWire's BLEStream; docs/ble.md).
+// L2CAP LE socket (PetWire's BLEClientSocket and BLEStream; docs/ble.md).
 
 let usageText = """
 usage: deskpetctl [--tcp HOST:PORT | --unix PATH | --ble ADDRESS] [--state DIR] [--timeout S] COMMAND ...

@@ -42,7 +42,7 @@ final class ClientClosureTests: XCTestCase {
         let linked = closure(of: "deskpetctl", in: all)
         XCTAssertEqual(linked.intersection(Self.deviceModules), [], "deskpetctl's dependency closure: \(linked.sorted())")
         // What it does link: the protocol, the client socket, the PNG encoder.
-        XCTAssertTrue(linked.isSuperset(of: ["PetWire", "PetBluetooth", "PetPNG", "PetIO"]), "\(linked.sorted())")
+        XCTAssertTrue(linked.isSuperset(of: ["PetWire", "CBluetooth", "PetPNG", "PetIO"]), "\(linked.sorted())")
         for t in linked { XCTAssertNotNil(all[t], "\(t) is a target Package.swift declares") }
     }
 

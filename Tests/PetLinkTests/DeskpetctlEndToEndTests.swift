@@ -5,6 +5,7 @@ import PetDevice
 import PetSim
 import TestSupport
 import XCTest
+import PetLinux
 
 /// The built `deskpetctl` against a simulated device served in this process (loopback TCP, as
 /// the issue asks, and a Unix socket)

@@ -8,6 +8,7 @@ import PetDevice
 import PetSim
 import TestSupport
 import XCTest
+import PetLinux
 
 /// A large export over real sockets to a phone that reads promptly: it arrives whole (the
 /// export waits for the socket to drain instead of overflowing the transport's output bound).

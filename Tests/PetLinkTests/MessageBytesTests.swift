@@ -8,7 +8,7 @@ final class MessageBytesTests: XCTestCase {
 
     func testDeviceMessagesExactBytes() {
         XCTAssertEqual(text(Welcome(paired: true, phone: "phone-1", seq: 42, replayed: 2, truncated: nil)),
-                       #"{"capabilities":["commands","events","resume","reminders","export","time.set","state","pairing"],"device":"deskpet","max_frame":65536,"paired":true,"phone":"phone-1","replayed":2,"seq":42,"type":"welcome","version":1}"#)
+                       #"{"capabilities":["commands","events","resume","reminders","export","time.set","state","pairing","summary","buttons"],"device":"deskpet","max_frame":65536,"paired":true,"phone":"phone-1","replayed":2,"seq":42,"type":"welcome","version":1}"#)
         XCTAssertEqual(text(PairChallenge(challenge: Array(0..<16), expiresIn: 120)),
                        #"{"challenge":"000102030405060708090a0b0c0d0e0f","expires_in":120,"type":"pair.challenge"}"#)
         XCTAssertEqual(text(Paired(phone: "phone-2", token: [UInt8](repeating: 0xab, count: 32))),

@@ -7,6 +7,7 @@ import PetDevice
 import PetSim
 import TestSupport
 import XCTest
+import PetLinux
 
 /// A transport that hands out scripted events; readable (a pipe with a byte in it) while it has some.
 private final class FakeLink: PhoneLink {

@@ -5,6 +5,7 @@ import PetDevice
 import PetSim
 import TestSupport
 import XCTest
+import PetLinux
 
 /// The protocol's second implementation (tools/deskpet_link.py, written from docs/protocol.md)
 /// as a client of a simulated device on a Unix socket: it pairs with the code the device shows,

@@ -8,6 +8,7 @@ import PetDevice
 import PetSim
 import TestSupport
 import XCTest
+import PetLinux
 
 /// Test clients of a `SocketLink` shared by the socket tests: connect over Unix or TCP loopback,
 /// write one framed message.

@@ -8,6 +8,7 @@ import PetDevice
 import PetSim
 import TestSupport
 import XCTest
+import PetLinux
 
 /// The socket transport with real sockets (no sleeping: nonblocking clients and bounded polling
 /// loops), served by a simulated device.

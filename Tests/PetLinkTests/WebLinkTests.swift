@@ -8,6 +8,7 @@ import PetDevice
 import PetSim
 import TestSupport
 import XCTest
+@testable import PetLinux
 
 /// A test clock for the transport's timeouts (the device's own clock is the simulator's).
 final class TestMonotonic { var ns: UInt64 = 1_000_000_000 }

@@ -13,6 +13,7 @@ import PetDevice
 import PetStore
 import PetUI
 @testable import PetSim
+import PetLinux
 
 final class DeviceLoopTests: XCTestCase {
     let t0 = Instant(1_772_434_800) // Mon 2026-03-02 07:00 UTC

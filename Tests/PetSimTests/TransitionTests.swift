@@ -10,9 +10,9 @@ final class TransitionTests: XCTestCase {
     let t0 = Instant(1_772_434_800) // Mon 2026-03-02 07:00 UTC
 
     func device(_ profile: DisplayProfile) throws -> SimDevice {
-        let d = try SimDevice(dbPath: nil, start: t0, zone: "UTC", profile: profile, layout: .threeButtons, boot: false)
-        // As on the device: every wake-up presents its frame.
-        d.loop.presentsEagerly = true
+        // As on the device: every wake-up presents its frame (a live panel).
+        let d = try SimDevice(dbPath: nil, start: t0, zone: "UTC", profile: profile, layout: .threeButtons, boot: false,
+                              presentation: .live)
         d.loop.transitions = true
         try d.loop.step()
         return d

@@ -46,7 +46,8 @@ public enum BoardWiring {
         let sounder: Sounder?, indicator: Indicator?
         if let b = board.buzzer { sounder = try parts.sounder(b) } else { sounder = board.isSimulator ? parts.simulated.sounder : nil }
         if let l = board.led { indicator = try parts.indicator(l) } else { indicator = board.isSimulator ? parts.simulated.indicator : nil }
-        return Hardware(clock: clock, inputs: inputs, panel: panel, sounder: sounder, indicator: indicator, link: link)
+        return Hardware(clock: clock, inputs: inputs, panel: panel, sounder: sounder, indicator: indicator, link: link,
+                        linkStandIn: board.isSimulator ? parts.simulated.linkStandIn : nil)
     }
 
     /// The key sources the board names.
@@ -111,6 +112,7 @@ public final class PoweredPanel: Panel {
     public var height: Int { inner.height }
     public var rotation: Int { inner.rotation }
     public var isEPaper: Bool { inner.isEPaper }
+    public var presentation: PanelPresentation { inner.presentation }
     public func flush(_ frame: PanelFrame) throws(HardwareError) { try inner.flush(frame) }
     public func setBrightness(_ percent: Int) throws(HardwareError) { try inner.setBrightness(percent) }
 }
@@ -127,6 +129,8 @@ public final class SimulatedParts: BoardParts {
     public let indicator = RecordingIndicator()
     /// The headless panel, once a display on the `sim` bus asked for it.
     public private(set) var panel: HeadlessPanel?
+    /// The status strip's stand-in for a connected phone (`Hardware.linkStandIn`).
+    public let linkStandIn = LinkStandIn()
     public let delay: Delay
 
     /// `delay`: the drivers' waits (none on the `sim` bus; a virtual one by default).
@@ -134,10 +138,10 @@ public final class SimulatedParts: BoardParts {
 
     public var simulated: SimulatedParts { self }
 
-    /// The headless panel for `profile` (made once).
-    public func headlessPanel(for profile: DisplayProfile) -> HeadlessPanel {
+    /// The headless panel for `profile` (made once; `presentation` counts the first time).
+    public func headlessPanel(for profile: DisplayProfile, presentation: PanelPresentation = .live) -> HeadlessPanel {
         if let panel { return panel }
-        let p = HeadlessPanel(profile: profile)
+        let p = HeadlessPanel(profile: profile, presentation: presentation)
         panel = p
         return p
     }

@@ -73,6 +73,24 @@ public protocol Panel: AnyObject {
     func flush(_ frame: PanelFrame) throws(HardwareError)
     /// Backlight (or contrast) in percent; 0 = off (the screen sleeps). E-paper ignores it.
     func setBrightness(_ percent: Int) throws(HardwareError)
+    /// How its frames are seen (`live` unless the panel says otherwise).
+    var presentation: PanelPresentation { get }
+}
+
+/// How a panel's frames are seen, which decides when the device loop draws them.
+public enum PanelPresentation: Sendable, Equatable {
+    /// Glass someone watches: every wake-up's frame is drawn and sent as it comes (what changed),
+    /// none while a colour or OLED screen is dark, and colour panels wipe between screens.
+    case live
+    /// A headless panel whose picture is taken when someone looks (the simulator's snapshots,
+    /// `expect screen`, its terminal): the frame is drawn then (`DeviceLoop.present`), also while
+    /// the screen is dark — the picture shows what the screen holds — and frames nobody looks at
+    /// are never drawn.
+    case lookedAt
+}
+
+extension Panel {
+    public var presentation: PanelPresentation { .live }
 }
 
 /// The buzzer's sounds (docs/sound-and-light.md).
@@ -157,10 +175,24 @@ public struct Hardware {
     /// The clock again, when the phone may set it (`time.set`, Current Time): the daemon's system
     /// clock, the simulator's virtual one. nil: the phone's time is refused.
     public var settableClock: SettableClock?
+    /// A simulator board's stand-in for a connected phone (`SimulatedParts.linkStandIn`); nil on
+    /// a real board, whose status strip shows the link's clients.
+    public var linkStandIn: LinkStandIn?
 
     public init(clock: DeviceClock, inputs: [InputSource], panel: Panel, sounder: Sounder? = nil,
-                indicator: Indicator? = nil, link: PhoneLink? = nil, settableClock: SettableClock? = nil) {
+                indicator: Indicator? = nil, link: PhoneLink? = nil, settableClock: SettableClock? = nil,
+                linkStandIn: LinkStandIn? = nil) {
         self.clock = clock; self.inputs = inputs; self.panel = panel
         self.sounder = sounder; self.indicator = indicator; self.link = link; self.settableClock = settableClock
+        self.linkStandIn = linkStandIn
     }
+}
+
+/// What a simulator board reports about its phone link in place of the link's own clients: the
+/// scenario step `device link on` shows a phone as connected whatever the link does, `device link
+/// off` hands the status back to the link (docs/scenarios.md#device).
+public final class LinkStandIn {
+    /// true: the status strip shows a phone connected; nil: the link's clients decide.
+    public var phoneConnected: Bool?
+    public init() {}
 }

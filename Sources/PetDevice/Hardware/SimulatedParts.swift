@@ -66,6 +66,9 @@ public final class HeadlessPanel: Panel {
     /// The 1-bit panel's RAM, or nil for colour panels.
     public private(set) var mono: MonoCanvas?
     public private(set) var brightness = 100
+    /// Live (the daemon running a simulator board) or looked at (the simulator: frames drawn
+    /// when a picture is taken).
+    public let presentation: PanelPresentation
     /// Frames, bytes, and e-paper refreshes received.
     public private(set) var frames = 0
     public private(set) var bytes = 0
@@ -74,7 +77,8 @@ public final class HeadlessPanel: Panel {
     /// Bytes of the last frame.
     public private(set) var lastFrameBytes = 0
 
-    public init(profile: DisplayProfile, format: PixelFormat? = nil, rotation: Int = 0) {
+    public init(profile: DisplayProfile, format: PixelFormat? = nil, rotation: Int = 0, presentation: PanelPresentation = .live) {
+        self.presentation = presentation
         self.format = format ?? PixelFormat.natural(for: profile.kind)
         width = profile.width
         height = profile.height
@@ -177,12 +181,25 @@ public final class VirtualTimeWait: LoopWait {
             }
         }
         let leaping = loop.ui.power == .asleep && target.saturatingSubtracted(clock.wallMs) > Self.leapBeyondMs
-        if let d = loop.nextDeadlineMs(exceptDayClose: leaping), d <= target {
+        if let d = nextDeadlineMs(loop, leapingDayClosings: leaping), d <= target {
             clock.move(toWallMs: d)
             return true
         }
         if target > clock.wallMs { clock.move(toWallMs: target) }
         reachedTarget = true
         return true
+    }
+
+    /// The loop's next deadline; while leaping, the core's counts without its day closings
+    /// (`Engine.nextWakeupExceptDayClose`: the catch-up closes each at its own instant).
+    func nextDeadlineMs(_ loop: DeviceLoop, leapingDayClosings leaping: Bool) -> Int64? {
+        var best: Int64?
+        func consider(_ ms: Int64) { best = best.map { min($0, ms) } ?? ms }
+        for d in loop.deadlines() where !(leaping && d.source == .core) { consider(d.ms) }
+        if leaping, let w = loop.app.engine.nextWakeupExceptDayClose(), w > loop.app.state.now {
+            let ms = TimeRange.milliseconds(w)
+            if ms > loop.nowMs { consider(ms) }
+        }
+        return best
     }
 }

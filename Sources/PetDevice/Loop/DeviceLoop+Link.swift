@@ -74,6 +74,8 @@ extension DeviceLoop: LinkHost {
 
     public func commandSeen(_ id: String) -> Bool { app.commandSeen(id) }
 
+    public var buttonNames: [String] { layout.buttons.map(\.rawValue) }
+
     public func startExport() -> Export.Producer { Export.Producer(app, now: now) }
 
     public func queuedBytes(client: Int) -> Int { hardware.link?.queuedBytes(client: client) ?? 0 }

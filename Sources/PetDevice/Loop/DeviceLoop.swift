@@ -10,8 +10,10 @@ import PetUI
 /// descriptor becoming readable — never a fixed tick.
 ///
 /// The same run loop (`run(waiting:)`, DeviceLoop+Run.swift) runs the daemon, which waits with
-/// poll(2) (`PollWait`), and the simulator, whose wait moves a virtual clock from one deadline to
-/// the next (`VirtualTimeWait`).
+/// poll(2) (PetLinux's `PollWait`), and the simulator, whose wait moves a virtual clock from one
+/// deadline to the next (`VirtualTimeWait`). What differs between a board and the simulator is
+/// what their parts provide, never a switch of the loop: a panel's `presentation` (glass shows
+/// every frame as it comes; a headless panel is looked at), the board's `Hardware.linkStandIn`.
 ///
 /// The data path (docs/architecture.md):
 /// edge → GestureRecognizer → InputLayout → Navigator → Command → PetApp (durable) → events →
@@ -29,9 +31,6 @@ public final class DeviceLoop {
     /// Milliseconds between animation frames while the screen is on (nil: render only when
     /// something changed — the simulator's scripted runs, which render when looked at).
     public var frameIntervalMs: Int64?
-    /// Render and flush at every wake-up (the device). False: only `present()` renders (the
-    /// headless simulator, where frames nobody looks at are skipped).
-    public var presentsEagerly: Bool
     /// How many times the loop woke (`step` calls): the idle-cost figure of deskpet-bench.
     public private(set) var wakeups = 0
     /// Of those, the wake-ups that found the screen asleep (the idle daemon's cost).
@@ -61,17 +60,18 @@ public final class DeviceLoop {
     public var batteryReader: (() -> Int?)?
     /// The phone-link clients connected now (from the transport's connect/disconnect events).
     public internal(set) var linkClients: Set<Int> = []
-    /// The simulator's stand-in for a connected phone (scenarios, golden frames); nil: the link's.
-    public var linkConnectedOverride: Bool? { didSet { if linkConnectedOverride != oldValue { needsFrame = true } } }
-    /// What the status strip shows about the device (ScreenContext.device).
+    /// What the status strip shows about the device (ScreenContext.device): a phone connected
+    /// (the link's clients, or what the board's `linkStandIn` says) and the battery.
     public var deviceStatus: DeviceStatus {
-        DeviceStatus(linkConnected: linkConnectedOverride ?? !linkClients.isEmpty, batteryPercent: batteryPercent)
+        DeviceStatus(linkConnected: hardware.linkStandIn?.phoneConnected ?? !linkClients.isEmpty, batteryPercent: batteryPercent)
     }
+    /// The status the last frame showed (a change needs a new frame).
+    var shownStatus: DeviceStatus?
     var batteryReadMinute: Int64 = .min
     var nextFrameMs: Int64?
-    /// Wipe between screens on colour panels (`ScreenTransition`): on by default where frames are
-    /// presented eagerly (the device), off in the headless simulator, whose pictures are taken
-    /// when looked at.
+    /// Wipe between screens on colour panels (`ScreenTransition`): on by default where the panel
+    /// shows every frame as it comes (`PanelPresentation.live`: the device), off on a panel that
+    /// is looked at (the headless simulator, whose pictures are taken when asked).
     public var transitions: Bool
     /// The wipe running now, if any (its frames are deadlines of the loop until it is done).
     public private(set) var transition: ScreenTransition?
@@ -87,14 +87,13 @@ public final class DeviceLoop {
     var lastBrightness: Int?
 
     public init(app: PetApp, hardware: Hardware, profile: DisplayProfile, layout: InputLayout,
-                debounceMs: Int = 30, boot: Bool = true, presentsEagerly: Bool = true, frameIntervalMs: Int64? = nil) {
+                debounceMs: Int = 30, boot: Bool = true, frameIntervalMs: Int64? = nil) {
         self.app = app
         self.hardware = hardware
         self.profile = profile
         self.layout = layout
-        self.presentsEagerly = presentsEagerly
         self.frameIntervalMs = frameIntervalMs
-        transitions = presentsEagerly && profile.kind == .colour
+        transitions = hardware.panel.presentation == .live && profile.kind == .colour
         gestures = GestureRecognizer(debounceMs: debounceMs)
         pipeline = PanelPipeline(format: hardware.panel.format, isEPaper: hardware.panel.isEPaper)
         let now = Self.instant(ms: hardware.clock.wallMs)
@@ -111,39 +110,60 @@ public final class DeviceLoop {
     public var ui: UIState { navigator.ui }
     public var theme: Theme { Theme.resolve(app.state.device.theme, for: profile) }
 
-    /// When the loop must next wake (wall ms), without input: the earliest of the core's next
-    /// wake-up, the gesture deadline, the navigator's deadline and the next animation frame.
-    public func nextDeadlineMs() -> Int64? { nextDeadlineMs(exceptDayClose: false) }
-
-    /// `nextDeadlineMs()`, or with the core's day closings left out (see
-    /// `Engine.nextWakeupExceptDayClose`): virtual time leaping over a long sleep (`VirtualTimeWait`).
-    func nextDeadlineMs(exceptDayClose: Bool) -> Int64? {
-        let nowMs = self.nowMs, now = self.now
-        if app.catchingUp { return nowMs }
+    /// When the loop must next wake (wall ms), without input: the earliest of its `deadlines`.
+    public func nextDeadlineMs() -> Int64? {
         var best: Int64?
-        func consider(_ t: Int64?) {
+        for d in deadlines() { best = best.map { min($0, d.ms) } ?? d.ms }
+        return best
+    }
+
+    /// What wakes the loop (`deadlines`).
+    public enum WakeSource: Sendable, Equatable {
+        /// A long catch-up has batches left: at once.
+        case catchUp
+        /// The core's next wake-up (`Engine.nextWakeup`: a day closing, a reminder, a window).
+        case core
+        /// A long press or the chord becoming due.
+        case gestures
+        /// The navigator: boot, idle, dim, sleep, a toast, the minute on the clock.
+        case navigator
+        /// The next animation frame.
+        case animation
+        /// The next frame of a wipe between screens.
+        case transition
+        /// The program around the loop (`externalDeadlineMs`).
+        case external
+        /// The phone link's service (a client's timeout; at once: a backlog).
+        case link
+    }
+
+    /// Every deadline the loop has now, each with what it is for (wall ms, after now; or now
+    /// itself for what is due at once: a catch-up's next batch, a link backlog). A wait on virtual
+    /// time may weigh them (`VirtualTimeWait` leaps over day closings while the screen sleeps).
+    public func deadlines() -> [(source: WakeSource, ms: Int64)] {
+        let nowMs = self.nowMs, now = self.now
+        if app.catchingUp { return [(.catchUp, nowMs)] }
+        var out: [(source: WakeSource, ms: Int64)] = []
+        func consider(_ source: WakeSource, _ t: Int64?) {
             guard let t, t > nowMs else { return }
-            best = best.map { min($0, t) } ?? t
+            out.append((source, t))
         }
-        if let w = exceptDayClose ? app.engine.nextWakeupExceptDayClose() : app.engine.nextWakeup(), w > app.state.now {
-            consider(TimeRange.milliseconds(w))
-        }
+        if let w = app.engine.nextWakeup(), w > app.state.now { consider(.core, TimeRange.milliseconds(w)) }
         if let g = gestures.nextDeadline() {
             let mono = hardware.clock.monotonicNs
             let ahead = g > mono ? Int64(clamping: (g - mono + 999_999) / 1_000_000) : 0
-            consider(nowMs.addingReportingOverflow(max(1, ahead)).partialValue)
+            consider(.gestures, nowMs.addingReportingOverflow(max(1, ahead)).partialValue)
         }
-        if let n = navigator.nextDeadline(state: app.state, now: now) { consider(TimeRange.milliseconds(n)) }
-        if animating, let f = nextFrameMs { consider(f) }
-        if let t = transition { consider(t.nextFrameMs(after: nowMs) ?? nowMs + 1) }
-        consider(externalDeadlineMs?())
+        if let n = navigator.nextDeadline(state: app.state, now: now) { consider(.navigator, TimeRange.milliseconds(n)) }
+        if animating, let f = nextFrameMs { consider(.animation, f) }
+        if let t = transition { consider(.transition, t.nextFrameMs(after: nowMs) ?? nowMs + 1) }
+        consider(.external, externalDeadlineMs?())
         // The link's deadlines at or before now mean "at once" (a pipelining client's backlog):
         // its `tick` always settles them, so this never spins.
         if let l = link?.nextDeadlineMs(loop: self) {
-            if l <= nowMs { return nowMs }
-            consider(l)
+            if l <= nowMs { out.append((.link, nowMs)) } else { consider(.link, l) }
         }
-        return best
+        return out
     }
 
     /// Animation frames are due: a frame interval is set, the display animates (not e-paper) and
@@ -153,8 +173,9 @@ public final class DeviceLoop {
     // MARK: - One wake-up
 
     /// Does everything due at the clock's current time: time events, waiting input edges, long
-    /// presses, link frames; then renders and flushes (eagerly, or when an animation frame is
-    /// due). Journal failures are thrown (nothing was acknowledged); hardware failures are
+    /// presses, link frames; then renders and flushes what changed, on a panel that shows every
+    /// frame (`PanelPresentation.live`; a panel that is looked at gets its frame when it is).
+    /// Journal failures are thrown (nothing was acknowledged); hardware failures are
     /// recorded in `hardwareErrors` and the loop carries on.
     public func step() throws(AppError) {
         wakeups += 1
@@ -187,7 +208,7 @@ public final class DeviceLoop {
         // screen drops it.
         if navigator.ui.power == .asleep { transition = nil }
         if transition != nil { needsFrame = true }
-        if presentsEagerly { present() }
+        if hardware.panel.presentation == .live { present() }
         onWake?()
     }
 
@@ -238,6 +259,7 @@ public final class DeviceLoop {
     /// fresh id; a refused one changes nothing but a soft buzz.
     public func perform(_ g: Gesture) throws(AppError) {
         try tick()
+        apply(link?.gesture(g, loop: self) ?? [])
         needsFrame = true
         guard let input = layout.input(for: g) else { return }
         for effect in navigator.handle(input, state: app.state, now: now) {
@@ -290,13 +312,17 @@ public final class DeviceLoop {
         // The navigator's own view (rows, cursor, scroll, hints for this board): the screen only draws it.
         var ctx = ScreenContext(navigator: navigator, state: app.state, now: now, nowMs: nowMs, theme: theme)
         ctx.device = deviceStatus
+        shownStatus = ctx.device
         Screens.render(ctx, into: &canvas)
     }
 
     /// Renders and sends what changed to the panel, and sets the backlight for the power state
-    /// (dim: a third of the brightness; asleep: off, and no frames while it sleeps unless
-    /// something changed or `evenAsleep` — the simulator shows the content of a dark screen).
-    public func present(evenAsleep: Bool = false) {
+    /// (dim: a third of the brightness; asleep: off, and no frames while a colour or OLED screen
+    /// sleeps). A panel that is looked at (`PanelPresentation.lookedAt`: the headless simulator)
+    /// gets the frame every time it is asked, asleep or not: a snapshot shows what the screen
+    /// holds, as a lit screen would show it.
+    public func present() {
+        let lookedAt = hardware.panel.presentation == .lookedAt
         let brightness: Int
         switch navigator.ui.power {
         case .awake: brightness = app.state.device.brightness
@@ -306,11 +332,10 @@ public final class DeviceLoop {
         if brightness != lastBrightness {
             do { try hardware.panel.setBrightness(brightness); lastBrightness = brightness } catch { note(error) }
         }
-        // Nothing that is drawn changed: no render, no diff, no bytes (the simulator renders when
-        // looked at, `evenAsleep`).
-        if !needsFrame && !evenAsleep { return }
+        // Nothing that is drawn changed: no render, no diff, no bytes.
+        if !needsFrame && deviceStatus == shownStatus && !lookedAt { return }
         // A dark colour or OLED screen gets its frame when it wakes; e-paper shows what changed.
-        if navigator.ui.power == .asleep && !hardware.panel.isEPaper && !evenAsleep { return }
+        if navigator.ui.power == .asleep && !hardware.panel.isEPaper && !lookedAt { return }
         needsFrame = false
         // The frame shown, kept only when a wipe starts from it (a copy of the canvas would make
         // every render copy its pixels).

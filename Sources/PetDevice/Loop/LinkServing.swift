@@ -50,11 +50,15 @@ public protocol LinkHost: AnyObject {
     /// outcomes in order, once the transaction is durable; throws if the journal failed (then
     /// nothing of the batch is stored).
     func commit(_ commands: [Command], after effects: [LinkEffect]) throws(AppError) -> [Outcome]
+    /// The board's keys, by name (`A`, `B`, …): what a client may see pressed (`buttons.watch`).
+    var buttonNames: [String] { get }
 }
 
 extension LinkHost {
     /// Hosts without a journal of their own (test fakes) know the state's latest ids only.
     public func commandSeen(_ id: String) -> Bool { state.recentCommands.contains(id) }
+    /// Hosts without a board (test fakes) have no keys.
+    public var buttonNames: [String] { [] }
 }
 
 /// The phone protocol on top of a `PhoneLink` (PetLink's service). The loop hands it every link
@@ -70,4 +74,11 @@ public protocol LinkServing: AnyObject {
     func nextDeadlineMs(loop: LinkHost) -> Int64?
     /// The loop woke: time-outs, clients to drop, backlogs to serve.
     func tick(loop: LinkHost) -> [LinkEffect]
+    /// A button gesture was recognised on the device (before it acts): what to tell the clients
+    /// that asked to see them (docs/protocol.md, `buttons.watch`). Not journaled.
+    func gesture(_ g: Gesture, loop: LinkHost) -> [LinkEffect]
+}
+
+extension LinkServing {
+    public func gesture(_ g: Gesture, loop: LinkHost) -> [LinkEffect] { [] }
 }

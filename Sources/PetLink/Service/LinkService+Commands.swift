@@ -10,7 +10,7 @@ extension LinkService {
     public static let maxClientID = 48
 
     /// Commands only the link knows (the rest go to `CommandParser`).
-    public static let linkCommands = ["export", "time.set", "state", "wipe"]
+    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch"]
 
     /// What a `command` message comes to before anything is stored.
     enum Prepared {
@@ -105,6 +105,19 @@ extension LinkService {
             }
             return reply(c, statePage(loop, id: m.id, cursor: cursor))
         case "time.set": return setTime(id: m.id, fields: fields, from: c, loop: loop)
+        case "summary":
+            guard let titles = Self.yesNo(fields["titles"] ?? "no") else {
+                return reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField, message: "invalid titles: must be yes or no"))
+            }
+            return reply(c, summary(loop, id: m.id, titles: titles))
+        case "buttons.watch":
+            guard let on = Self.yesNo(fields["on"] ?? "yes") else {
+                return reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField, message: "invalid on: must be yes or no"))
+            }
+            sessions[c]?.watchesButtons = on
+            var r = ReplyMessage(id: m.id, command: m.name)
+            r.seq = Int64(loop.state.eventCount)
+            return reply(c, r)
         default:
             return reply(c, ErrorMessage(id: m.id, code: ErrorCode.confirmOnDevice,
                                          message: "a wipe needs the owner on the device: hold A and C for 3 s"))

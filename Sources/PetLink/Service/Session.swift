@@ -31,6 +31,8 @@ struct Session {
     var unauthenticatedSinceMs: Int64
     /// The export this connection asked for, running or waiting its turn (at most one).
     var export: ExportJob?
+    /// Sent `buttons.watch`: gets a `button` message for each gesture of the board's keys.
+    var watchesButtons = false
 
     init(nowMs: Int64) { lastFrameMs = nowMs; unauthenticatedSinceMs = nowMs }
 

@@ -43,8 +43,8 @@ extension EmulatedPanel where Driver == SSD1680, Emulator == SSD1680Emulator {
 }
 
 /// A board whose panel is a real driver on an emulated controller: the device loop (app, journal
-/// in memory, gestures, navigator, screens, panel pipeline) presents every frame at every wake-up,
-/// as the daemon does, and the driver turns it into bus traffic. Time is virtual. The wiring is
+/// in memory, gestures, navigator, screens, panel pipeline) presents every frame at every wake-up
+/// (a driver's panel is `live`), as the daemon does, and the driver turns it into bus traffic. Time is virtual. The wiring is
 /// `VirtualBoard`'s, shared with the simulator.
 public final class EmulatedBoard: VirtualBoard {
     /// A ready driver (on its emulator) as the panel, with the keys of `layout`.
@@ -54,7 +54,7 @@ public final class EmulatedBoard: VirtualBoard {
         do { store = try EventStore.inMemory() } catch { throw .store(error) }
         let board = Board.simulator(profile: profile, layout: layout)
         try super.init(board: board, parts: SimulatedParts(), panel: panel, store: store, start: start, zone: zone,
-                       boot: false, presentsEagerly: true)
+                       boot: false)
     }
 
     /// A board file on the panel emulators (`EmulatedParts`): the factory builds its driver on the
@@ -63,7 +63,7 @@ public final class EmulatedBoard: VirtualBoard {
         let store: EventStore
         do { store = try EventStore.inMemory() } catch { throw .store(error) }
         try super.init(board: board, parts: EmulatedParts(board: board), store: store, start: start, zone: zone,
-                       boot: false, presentsEagerly: true)
+                       boot: false)
     }
 
     /// A command as the phone sends it.

@@ -24,10 +24,11 @@ public class VirtualBoard {
     public let profile: DisplayProfile
 
     /// Wires `board` on `parts` (or, `panel`, a ready panel instead of the board's display) around
-    /// the journal `store`. The loop presents every wake-up's frame when `presentsEagerly` (as the
-    /// daemon does), otherwise only when looked at.
+    /// the journal `store`. Its panel says when frames are drawn (`PanelPresentation`): at every
+    /// wake-up as the daemon does (the drivers on their emulators), or when looked at (the
+    /// simulator's headless panel).
     init(board: Board, parts: BoardParts, panel: Panel? = nil, store: EventStore, start: Instant, zone: String,
-         dayStart: Int = 3, boot: Bool, presentsEagerly: Bool, frameIntervalMs: Int64? = nil,
+         dayStart: Int = 3, boot: Bool, frameIntervalMs: Int64? = nil,
          link: PhoneLink? = nil, linkService: LinkServing? = nil) throws(AppError) {
         self.board = board
         self.parts = parts
@@ -42,8 +43,7 @@ public class VirtualBoard {
         if let panel { hardware.panel = panel; hardware.sounder = nil; hardware.indicator = nil }
         hardware.settableClock = clock   // a phone's Current Time write or `time.set` moves the virtual clock
         loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
-                          debounceMs: board.debounceMs, boot: boot, presentsEagerly: presentsEagerly,
-                          frameIntervalMs: frameIntervalMs)
+                          debounceMs: board.debounceMs, boot: boot, frameIntervalMs: frameIntervalMs)
         loop.link = linkService
         try loop.step()
     }

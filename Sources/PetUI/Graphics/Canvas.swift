@@ -92,6 +92,9 @@ public struct Canvas: Sendable {
     /// smaller request in this face (`DisplayProfile.minimumFace`: text at least about 1.1 mm tall on
     /// the panel). Set by `Screens.render`; `.small` (no floor) otherwise.
     public var minimumFace: FontFace = .small
+    /// Every string drawn since the last `clear`/`fill` with its box and the pixels it left, for
+    /// the text check (`TextLog`, `textProblems()`); nil (the default) records nothing.
+    public var textLog: TextLog? = nil
 
     public init(width: Int, height: Int, background: RGB565 = .black) {
         self.width = max(0, width)
@@ -131,6 +134,7 @@ public struct Canvas: Sendable {
         for i in pixels.indices { pixels[i] = color.raw }
         textRuns.removeAll()
         spriteRuns.removeAll()
+        textLog?.entries.removeAll()
         markDirty(bounds)
     }
 

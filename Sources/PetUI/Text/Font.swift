@@ -198,6 +198,16 @@ public enum Font {
         while head.last == " " { head.removeLast() }   // "abc ..." reads worse than "abc..."
         return head + "..."
     }
+
+    /// The end of `s` that fits in `maxWidth`, after "..." if shortened ("...afternoon slot").
+    public static func fitTail(_ s: String, face: FontFace = .small, scale: Int = 1, maxWidth: Int) -> String {
+        let capacity = max(0, maxWidth) / (face.cellWidth * max(1, scale))
+        if s.count <= capacity { return s }
+        if capacity <= 3 { return String(repeating: ".", count: capacity) }
+        var tail = String(s.suffix(capacity - 3))
+        while tail.first == " " { tail.removeFirst() }
+        return "..." + tail
+    }
 }
 
 extension Canvas {
@@ -222,21 +232,43 @@ extension Canvas {
             markDirty(clip)
         }
         recordText(text, box)
+        if textLog != nil {
+            logText(s, shown: text, box: box, x: ox, y: oy, face: face, scale: sc, color: color.raw,
+                    fit: text == s ? .whole : .ellipsized)
+        }
         return drawnWidth
     }
 
     /// Draws `s` inside the box (x, y, width × one line), scrolled left by the marquee offset for
-    /// `ms` when it is too long (`Font.marqueeOffset`); text outside the box is not drawn. The
-    /// whole string is recorded as one text run covering the box.
+    /// `ms` when it is too long (`Font.marqueeOffset`); text outside the box is not drawn. At rest
+    /// (the start and the end) it shows whole glyphs ending or starting with "...". The whole
+    /// string is recorded as one text run covering the box.
     public mutating func drawMarquee(_ s: String, x: Int, y: Int, width: Int, color: RGB565,
                                      face: FontFace = .small, scale: Int = 1, ms: Int64) {
         let sc = min(max(1, scale), 64)
         guard width > 0 else { return }
         let box = Rect(x: x, y: y, w: width, h: face.cellHeight * sc)
         guard let clip = box.intersection(bounds) else { return }
-        let off = Font.marqueeOffset(textWidth: Font.textWidth(s, face: face, scale: sc), boxWidth: width, ms: ms)
-        if inkText(s, face: face, scale: sc, x: x - off, y: y, clip: clip, color: color.raw) { markDirty(clip) }
+        let textW = Font.textWidth(s, face: face, scale: sc)
+        let off = Font.marqueeOffset(textWidth: textW, boxWidth: width, ms: ms)
+        let travel = textW - width
+        // At rest (before it starts and once its end shows) the line reads as a deliberate
+        // ellipsis, whole glyphs only: "Call the dent..." then "...afternoon slot". Moving, it is
+        // cut at the box's ends.
+        // At rest (before it starts and once its end shows) the line reads as a deliberate
+        // ellipsis in whole glyphs — "Call the dent..." then "...afternoon slot" — not a word cut
+        // mid-letter at the box's edge; moving, it is cut at the box's ends.
+        var shown = s, sx = x - off, fit = TextLog.Entry.Fit.marquee(offset: off, travel: travel)
+        if travel > 0 && (off <= 0 || off >= travel) {
+            shown = off <= 0 ? Font.fit(s, face: face, scale: sc, maxWidth: width) : Font.fitTail(s, face: face, scale: sc, maxWidth: width)
+            sx = x
+            fit = .ellipsized
+        }
+        if inkText(shown, face: face, scale: sc, x: sx, y: y, clip: clip, color: color.raw) { markDirty(clip) }
         recordText(s, box)
+        if textLog != nil {
+            logText(s, shown: shown, box: box, x: sx, y: y, face: face, scale: sc, color: color.raw, fit: fit)
+        }
     }
 
     /// Fills the ink of `text` at (x, y) inside `clip` (which lies inside the canvas) in one pass

@@ -1,11 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// Glibc's socket names reach a module that also links CBluetooth through its headers.
+import CBluetooth
 import PetIO
 
 /// The phone protocol over GATT (docs/ble.md), the phone's side: a `LinkByteStream` on a
 /// connected SOCK_SEQPACKET socket that carries one ATT PDU per packet — an L2CAP LE socket on
-/// the ATT channel (PetBluetooth's `BLEClientSocket.connect`), or one end of an `AF_UNIX`
+/// the ATT channel (`BLEClientSocket.connect`, BLE/), or one end of an `AF_UNIX`
 /// socketpair whose other end a `BLELink` serves (tests).
 ///
 /// `open` exchanges the MTU (asks 185), finds the DeskPet service and its command and event

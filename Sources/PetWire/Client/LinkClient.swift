@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// Glibc's socket names reach a module that also links CBluetooth through its headers.
+import CBluetooth
 import FoundationEssentials
 import PetCore
 import PetIO

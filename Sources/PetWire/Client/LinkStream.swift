@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// Glibc's socket names reach a module that also links CBluetooth through its headers.
+import CBluetooth
 import PetIO
 
 /// The bytes under a `LinkClient`: a stream of phone-protocol frames both ways. A TCP or Unix

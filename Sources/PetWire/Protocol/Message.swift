@@ -6,7 +6,7 @@ public enum ProtocolVersion {
     public static let current = 1
     public static let supported = [1]
     /// What this device can do, announced in `welcome.capabilities`.
-    public static let capabilities = ["commands", "events", "resume", "reminders", "export", "time.set", "state", "pairing"]
+    public static let capabilities = ["commands", "events", "resume", "reminders", "export", "time.set", "state", "pairing", "summary", "buttons"]
 }
 
 /// What a phone can send, decoded from a frame body.

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CBluetooth
-import PetWire
 import PetIO
 
 /// The phone's end of the BLE link (`deskpetctl --ble`): an L2CAP LE socket (AF_BLUETOOTH,

@@ -1,8 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// Glibc's socket names reach a module that also links CBluetooth through its headers.
+import CBluetooth
 import CLinux
 import PetDevice
+import PetLink
 
 /// Several transports as one `PhoneLink` (`deskpet run --link ble --link unix:PATH`): the device
 /// loop has one `hardware.link` and one descriptor to wait on. Each transport keeps numbering its

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PetDevice
+import PetLink
 
 /// The companion web app's files, served read-only by `WebLink` (docs/companion.md, "Serving the
 /// app from the device"). GET and HEAD of regular files under one folder, by an allow-list of

@@ -1,8 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// Glibc's socket names reach a module that also links CBluetooth through its headers.
+import CBluetooth
 import CLinux
 import PetDevice
+import PetLink
 
 /// The phone link for browsers (docs/companion.md, "Serving the app from the device"): one TCP
 /// port that serves the companion web app's files (`WebRoot`) and upgrades `GET /link` to a
@@ -10,7 +13,7 @@ import PetDevice
 /// binary message holding exactly the bytes the other transports carry, length prefix included
 /// (docs/protocol.md), so `LinkService` serves it like `SocketLink`.
 ///
-/// Like `SocketLink`: nonblocking sockets in one epoll descriptor, no thread, clients numbered
+/// Like `SocketLink`: nonblocking sockets in one epoll descriptor (`StreamSockets`), no thread, clients numbered
 /// from 1 (a client is a connection once upgraded), output queued and bounded. Limits of its own,
 /// before the protocol's (which `LinkService` enforces per client):
 /// - connections in any state at most `maxConnections` (more: `503` and closed);
@@ -56,8 +59,7 @@ public final class WebLink: PhoneLink {
 
     private let root: WebRoot?
     private let now: () -> UInt64
-    private var listener: Int32 = -1
-    private var epoll: Int32 = -1
+    private var sockets: StreamSockets?
     private var timer: Int32 = -1
     private var conns: [Int32: Conn] = [:]
     private var fdByClient: [Int: Int32] = [:]
@@ -110,9 +112,15 @@ public final class WebLink: PhoneLink {
             throw .badAddress(o, reason: "a web origin is http(s)://host[:port], nothing after")
         }
         root = try options.webRoot.map { dir throws(LinkError) in try WebRoot(dir) }
-        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw .system(what: "epoll_create1", reason: errnoText()) }
-        do { try open(host: host, port: port) } catch {
+        let sockets = try StreamSockets(listening: .tcp(host: host, port: port), name: "\(host):\(port)")
+        self.sockets = sockets
+        self.port = sockets.port
+        // The connections' deadlines: a timer in the same set.
+        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
+        do throws(LinkError) {
+            guard timer >= 0 else { throw .system(what: "timerfd_create", reason: errnoText()) }
+            try sockets.watch(timer, add: true)
+        } catch {
             close()
             throw error
         }
@@ -120,44 +128,13 @@ public final class WebLink: PhoneLink {
 
     deinit { close() }
 
-    private func open(host: String, port: UInt16) throws(LinkError) {
-        let where_ = "\(host):\(port)"
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw .system(what: "socket \(where_)", reason: errnoText()) }
-        var one: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard let b = ipv4(host) else { throw .badAddress(where_, reason: "not an IPv4 address") }
-        var sa = sockaddr_in()
-        sa.sin_family = sa_family_t(AF_INET)
-        sa.sin_port = port.bigEndian
-        sa.sin_addr.s_addr = UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
-        let r = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard r == 0 else { throw .system(what: "bind \(where_)", reason: errnoText()) }
-        var bound = sockaddr_in()
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
-        self.port = UInt16(bigEndian: bound.sin_port)
-        guard listen(listener, 128) == 0 else { throw .system(what: "listen \(where_)", reason: errnoText()) }
-        try watch(listener, out: false, add: true)
-        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        guard timer >= 0 else { throw .system(what: "timerfd_create", reason: errnoText()) }
-        try watch(timer, out: false, add: true)
-    }
-
-    private func watch(_ fd: Int32, out: Bool, add: Bool) throws(LinkError) {
-        var ev = epoll_event()
-        ev.events = EPOLLIN.rawValue | (out ? EPOLLOUT.rawValue : 0)
-        ev.data.fd = fd
-        guard epoll_ctl(epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev) == 0 else {
-            throw .system(what: "epoll_ctl", reason: errnoText())
-        }
-    }
-
     /// Closes every connection, the listener and the timer.
     public func close() {
         for fd in conns.keys.sorted() { closeNow(fd) }
-        for fd in [listener, timer, epoll] where fd >= 0 { Glibc.close(fd) }
-        listener = -1; timer = -1; epoll = -1
+        if timer >= 0 { Glibc.close(timer) }
+        timer = -1
+        sockets?.close()
+        sockets = nil
     }
 
     /// WebSocket clients connected now (upgraded, not closing).
@@ -218,21 +195,15 @@ public final class WebLink: PhoneLink {
 
     // MARK: - PhoneLink
 
-    public var fileDescriptor: Int32? { epoll >= 0 ? epoll : nil }
+    public var fileDescriptor: Int32? { sockets?.epoll }
 
     public func receive() throws(HardwareError) -> [LinkEvent] {
         var events = pending
         pending = []
-        guard epoll >= 0 else { return events }
-        var ready = [epoll_event](repeating: epoll_event(), count: 64)
-        let n = ready.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
-        if n < 0 && errno != EINTR {
-            throw HardwareError(device: "web link \(host):\(port)", operation: "epoll_wait", errno: errno)
-        }
-        for i in 0..<max(0, Int(n)) {
-            let fd = ready[i].data.fd
-            let flags = ready[i].events
-            if fd == listener { accept(into: &events); continue }
+        guard let sockets else { return events }
+        for r in try sockets.ready(device: "web link \(host):\(port)") {
+            let fd = r.fd
+            if fd == sockets.listener { accept(into: &events); continue }
             if fd == timer {
                 var expirations: UInt64 = 0
                 _ = Glibc.read(timer, &expirations, 8)
@@ -240,8 +211,8 @@ public final class WebLink: PhoneLink {
                 continue
             }
             guard conns[fd] != nil else { continue }
-            if flags & EPOLLOUT.rawValue != 0 { flush(fd, into: &events) }
-            if flags & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0, conns[fd] != nil { read(fd, into: &events) }
+            if r.writable { flush(fd, into: &events) }
+            if r.readable, conns[fd] != nil { read(fd, into: &events) }
         }
         expire(into: &events)
         arm()
@@ -269,38 +240,24 @@ public final class WebLink: PhoneLink {
     // MARK: - Connections
 
     private func accept(into events: inout [LinkEvent]) {
+        guard let sockets else { return }
         for _ in 0..<acceptBudget {
-            let fd = Glibc.accept(listener, nil, nil)
-            if fd < 0 { return }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard let fd = sockets.accept() else { return }
             if conns.count >= options.maxConnections {
                 let busy = HTTPResponse.text(503, "the device serves at most \(options.maxConnections) connections", headers: securityHeaders).bytes
-                _ = busy.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = busy.withUnsafeBytes { StreamSockets.write(fd, $0) }
                 Glibc.close(fd)
                 log?("web: connection refused: \(conns.count) open")
                 continue
             }
-            var one: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            if var size = options.socketSendBuffer { setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
-            do { try watch(fd, out: false, add: true) } catch { Glibc.close(fd); continue }
+            StreamSockets.tune(fd, sendBuffer: options.socketSendBuffer)
+            do { try sockets.watch(fd, add: true) } catch { Glibc.close(fd); continue }
             conns[fd] = Conn(fd: fd, phase: .http([]), deadline: now() &+ UInt64(options.handshakeTimeoutMs) * 1_000_000)
         }
     }
 
     private func read(_ fd: Int32, into events: inout [LinkEvent]) {
-        var got: [UInt8] = []
-        var ended = false
-        var buf = [UInt8](repeating: 0, count: 16_384)
-        while got.count < readBudget {
-            let r = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if r > 0 { got.append(contentsOf: buf[0..<r]); continue }
-            if r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            if r < 0 && errno == EINTR { continue }
-            ended = true
-            break
-        }
+        let (got, ended) = StreamSockets.read(fd, budget: readBudget)
         if !got.isEmpty { take(got, fd, into: &events) }
         if ended, conns[fd] != nil { gone(fd, into: &events) }
     }
@@ -416,14 +373,15 @@ public final class WebLink: PhoneLink {
 
     private func flush(_ fd: Int32, into events: inout [LinkEvent]) {
         guard var conn = conns[fd] else { return }
-        while !conn.out.isEmpty {
-            let r = conn.out.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if r > 0 { conn.out.removeFirst(r); continue }
-            if r < 0 && errno == EINTR { continue }
-            if r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            conns[fd] = conn
-            gone(fd, into: &events)
-            return
+        writing: while !conn.out.isEmpty {
+            switch conn.out.withUnsafeBytes({ StreamSockets.write(fd, $0) }) {
+            case .bytes(let n): conn.out.removeFirst(n)
+            case .wouldBlock: break writing
+            case .failed:
+                conns[fd] = conn
+                gone(fd, into: &events)
+                return
+            }
         }
         if conn.out.count > options.maxQueuedBytes {
             conns[fd] = conn
@@ -432,13 +390,13 @@ public final class WebLink: PhoneLink {
             return
         }
         if conn.out.isEmpty, case .closing = conn.phase, !conn.shutDown {
-            shutdown(fd, Int32(SHUT_WR))
+            StreamSockets.shutdownWrites(fd)
             conn.shutDown = true
         }
         let wantOut = !conn.out.isEmpty
         if wantOut != conn.watchingOut {
             conn.watchingOut = wantOut
-            try? watch(fd, out: wantOut, add: false)
+            try? sockets?.watch(fd, out: wantOut, add: false)
         }
         conns[fd] = conn
     }
@@ -493,8 +451,7 @@ public final class WebLink: PhoneLink {
     private func closeNow(_ fd: Int32) {
         guard let conn = conns.removeValue(forKey: fd) else { return }
         if let c = conn.client { fdByClient.removeValue(forKey: c) }
-        epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
-        Glibc.close(fd)
+        sockets?.close(fd)
     }
 
 }

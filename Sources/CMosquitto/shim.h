@@ -1,0 +1,4 @@
+#ifndef DESKPET_CMOSQUITTO_SHIM_H
+#define DESKPET_CMOSQUITTO_SHIM_H
+#include <mosquitto.h>
+#endif
