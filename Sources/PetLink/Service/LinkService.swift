@@ -97,7 +97,8 @@ public final class LinkService: LinkServing {
             switch e.kind {
             case .genesis: wiped = true
             case .phone(.unpaired(let id)): unpaired.insert(id)
-            case .reminder(.shown), .reminder(.missed): reminders = true
+            // Both queue a reminder for the phones (a task's reminders too): push the queue.
+            case .reminder(.shown), .reminder(.missed), .reminderDue, .reminderMissed: reminders = true
             default: break
             }
         }
