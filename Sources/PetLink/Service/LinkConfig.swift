@@ -27,8 +27,8 @@ public struct LinkConfig: Sendable, Equatable {
     /// Exports running or waiting at once, in all (the next gets `busy`); one per connection.
     /// One export is produced at a time, a slice per wake-up.
     public var maxExports = 4
-    /// Journal rows an export reads and writes per wake-up at most (the document is built a
-    /// slice at a time: the head and state, then rows; its parts go out once it is whole).
+    /// Journal rows an export reads and writes per wake-up at most (the document is streamed: the
+    /// head and state, then rows, made only as its parts are sent).
     public var exportRowsPerSlice = 128
     /// `export.part` frames sent per wake-up at most (each at most 48 KiB of data).
     public var exportPartsPerWake = 4
