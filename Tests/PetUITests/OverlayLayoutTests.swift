@@ -19,9 +19,9 @@ final class OverlayLayoutTests: XCTestCase {
                 XCTAssertGreaterThanOrEqual(g.covered.y, ListLayout.MenuGeometry.statusBottom(p), "\(p): the menu starts in the status bar")
                 XCTAssertNil(g.covered.intersection(HintBar.rect(p)).flatMap { $0.isEmpty ? nil : $0 }, "\(p): the menu covers the hint bar")
                 // Every icon cell and the label inside the panel, no two cells overlapping.
-                for (k, c) in g.cells.enumerated() {
+                for (k, c) in g.cells.enumerated() where !c.isEmpty {
                     XCTAssertTrue(g.panel.contains(c), "\(p): cell \(k) \(c) outside \(g.panel)")
-                    for d in g.cells[(k + 1)...] { XCTAssertNil(c.intersection(d).flatMap { $0.isEmpty ? nil : $0 }, "\(p): cells overlap") }
+                    for d in g.cells[(k + 1)...] where !d.isEmpty { XCTAssertNil(c.intersection(d).flatMap { $0.isEmpty ? nil : $0 }, "\(p): cells overlap") }
                     XCTAssertNil(c.intersection(g.label).flatMap { $0.isEmpty ? nil : $0 }, "\(p): a cell under the label")
                 }
                 XCTAssertTrue(g.panel.contains(g.label), "\(p): label outside")
@@ -77,7 +77,8 @@ final class OverlayLayoutTests: XCTestCase {
                 let line = HintBar.line(ScreenContext(state: st, ui: ui, now: UIFixture.now, config: Navigator.Config(profile: p),
                                                       theme: Theme.resolve(.light, for: p)))
                 for r in c.textRuns where r.rect.intersection(strip).map({ !$0.isEmpty }) == true {
-                    XCTAssertTrue(line.hasPrefix(r.text.replacingOccurrences(of: "...", with: "")) || r.text == line,
+                    // The strip draws each hint as its own run.
+                    XCTAssertTrue(line.contains(r.text) || r.text == line,
                                   "\(p) \(name): '\(r.text)' at \(r.rect) is in the hint strip \(strip)")
                 }
             }

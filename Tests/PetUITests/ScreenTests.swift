@@ -100,7 +100,7 @@ final class ScreenTests: XCTestCase {
             "urge-outcome": ["Resisted", "Gave in"],
             "commitments": ["jar", "06:50", "Wake"],
             "settings": ["Settings", "03:00", "light"],
-            "settings-edit": ["< 60 % >"],
+            "settings-edit": ["<60 %>"],
             "pairing": ["482 913"],
             "boot": [String(Quotes.forDay(day).split(separator: " ")[0])],
             "reminder": ["Reminder", "Call the"],
@@ -111,7 +111,9 @@ final class ScreenTests: XCTestCase {
         for p in DisplayProfile.all {
             for (name, st, ui) in Self.frames() {
                 let c = render(ui.screen, p, .light, state: st, ui: ui)
-                for s in expect[name] ?? [] {
+                // The OLED shows the level on home's second page (`HomeView.tinyPage`), and one
+                // list row fewer than the others (its hint strip has a rule and blank rows).
+                for s in expect[name] ?? [] where !(p.sizeClass == .tiny && (s.hasPrefix("Lv ") || s == "Habits 1/4")) {
                     XCTAssertTrue(c.showsText(s), "\(name) \(p): missing '\(s)'; shown: \(c.textRuns.map(\.text))")
                 }
             }
@@ -150,7 +152,8 @@ final class ScreenTests: XCTestCase {
         for p in DisplayProfile.all {
             let home = render(.home, p, .light, state: fresh)
             XCTAssertTrue(home.showsText("No tasks"), "\(p): \(home.textRuns.map(\.text))")
-            XCTAssertTrue(home.showsText("Pip") || p.sizeClass == .wide, "\(p)")
+            // (The OLED shows the name on home's second page, with the meters.)
+            XCTAssertTrue(home.showsText("Pip") || p.sizeClass == .wide || p.sizeClass == .tiny, "\(p)")
             XCTAssertTrue(render(.today, p, .light, state: fresh).showsText("Nothing due today"), "\(p)")
             XCTAssertTrue(render(.today, p, .light, state: fresh).showsText("Daily movement"), "\(p)")
             XCTAssertTrue(render(.commitments, p, .dark, state: fresh).showsText("No commitments"), "\(p)")

@@ -58,8 +58,8 @@ public enum InputLayout: String, Sendable, CaseIterable {
     }
 
     /// What the hints call the key of each input on this board: the key whose tap gives it,
-    /// "hold KEY" for a long press, "2xKEY" for an input only a double tap gives (three
-    /// buttons' down: "2xA"). Chords are not named.
+    /// "hold KEY" for a long press, the key twice ("AA") for an input only a double tap gives
+    /// (three buttons' down; docs/design.md, "The hint vocabulary"). Chords are not named.
     public var keys: NavKeys {
         var names: [NavInput: String] = [:], doubles: [NavInput: String] = [:]
         for g in gestures {
@@ -67,11 +67,11 @@ public enum InputLayout: String, Sendable, CaseIterable {
             switch g {
             case .tap(let b): names[p.input] = InputLayout.label(b)
             case .longPress(let b): names[p.input] = "hold " + InputLayout.label(b)
-            case .doubleTap(let b): if doubles[p.input] == nil { doubles[p.input] = "2x" + InputLayout.label(b) }
+            case .doubleTap(let b): if doubles[p.input] == nil { doubles[p.input] = InputLayout.label(b) + InputLayout.label(b) }
             case .chordAC, .chordHeld: break
             }
         }
-        // An input a single press gives is named by it ("D", not "2xD").
+        // An input a single press gives is named by it ("D", not "DD").
         for k in names.keys { doubles[k] = nil }
         return NavKeys(names, doubles: doubles)
     }

@@ -344,7 +344,9 @@ public final class DeviceLoop {
         let from = startsTransition() ? canvas : nil
         render()
         composeTransition(from: from)
-        guard let frame = pipeline.frame(for: canvas, nowMs: nowMs) else { return }
+        // Only where the canvas changed since the last frame is compared with the panel (Damage.swift).
+        let damage = canvas.takeDamage()
+        guard let frame = pipeline.frame(for: canvas, damage: damage, nowMs: nowMs) else { return }
         do {
             try hardware.panel.flush(frame)
             pipeline.flushed(frame)
@@ -387,6 +389,8 @@ public final class DeviceLoop {
         let frame = PanelFrame(rects: [surface.pack(surface.bounds, as: pipeline.format)], surface: surface,
                                refresh: epaper ? .full : .immediate)
         do { try hardware.panel.flush(frame); pipeline.flushed(frame) } catch { note(error) }
+        // The panel no longer shows the canvas: the next frame compares all of it.
+        self.canvas.invalidate(self.canvas.bounds)
         do { try hardware.panel.setBrightness(0) } catch { note(error) }
         lastBrightness = 0
     }

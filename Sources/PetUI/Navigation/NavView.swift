@@ -23,6 +23,8 @@ public struct NavRow: Sendable, Equatable {
         /// Started, not done: a box with a dot.
         case started
         case glyph(Character)
+        /// A shop item's picture (`ItemPicture`), then `badge` (the lock, the check) if any.
+        case picture(item: String, badge: Character?)
     }
 
     /// Stable id: `task:<id>`, `habit:<item>`, `item:<id>`, `commitment:<id>`, `setting:<row>`,
@@ -79,7 +81,7 @@ public struct ListView: Sendable, Equatable {
 /// ("B select", "OK select", "hold OK erase").
 public struct NavHint: Sendable, Equatable {
     public var input: NavInput
-    /// The key (or gesture) on this board: "A", "hold B", "^", "OK", "2xA".
+    /// The key (or gesture) on this board: "A", "hold B", "^", "OK", "AA" (a double tap).
     public var key: String
     /// What it does here: "up", "open", "save", "erase".
     public var action: String
@@ -89,16 +91,11 @@ public struct NavHint: Sendable, Equatable {
     /// (up, down) — dropped first when the line is short of room.
     public var rank: Int
     public var text: String { key + " " + action }
-    /// The short form for small displays: "hB done", "2xA down".
-    public var compact: String {
-        let k = key.hasPrefix("hold ") ? "h" + key.dropFirst(5) : key
-        return k + ":" + action
-    }
 }
 
 /// How the board in use names the keys that give each input, for the hints ("A", "B", "C" on three
 /// buttons; "^", "v", "OK", "<", ">" on a joystick; long presses as "hold B"; inputs only a double
-/// tap gives as "2xA" — three buttons' down). `InputLayout.keys` (PetDevice) makes it from a
+/// tap gives as the key twice, "AA" — three buttons' down; docs/design.md, "The hint vocabulary"). `InputLayout.keys` (PetDevice) makes it from a
 /// board's gesture map.
 public struct NavKeys: Sendable, Equatable {
     /// Inputs one press gives (a tap or a long press).
@@ -114,7 +111,7 @@ public struct NavKeys: Sendable, Equatable {
     public static let threeButtons = NavKeys([
         .previous: "A", .select: "B", .back: "C",
         .holdPrevious: "hold A", .holdSelect: "hold B", .holdBack: "hold C",
-    ], doubles: [.next: "2xA", .doubleSelect: "2xB", .doubleBack: "2xC"])
+    ], doubles: [.next: "AA", .doubleSelect: "BB", .doubleBack: "CC"])
 }
 
 /// Everything a screen draws that the navigator decides: the list (for list screens and the menu)
@@ -143,20 +140,29 @@ public struct NavView: Sendable, Equatable {
     /// The hint bar's text: "A up   B select   C back".
     public var hintText: String { hints.map(\.text).joined(separator: "   ") }
 
-    /// The hint line for a bar `fits` accepts (a width test): every hint with its word; else
-    /// without the moves (up/down); else those in the short form ("hB:done"); else only the
-    /// screen's key actions — so small displays show a compact form of the same table.
-    public func hintLine(fits: (String) -> Bool) -> String {
-        func full(_ hs: [NavHint]) -> String { hs.map(\.text).joined(separator: "  ") }
-        func short(_ hs: [NavHint]) -> String { hs.map(\.compact).joined(separator: " ") }
+    /// The hints the strip shows (docs/design.md, "The hint vocabulary"): at most three, each in
+    /// its one form ("hold B done", never "hB:done"), as many as `fits` accepts, in this order —
+    /// the screen's first key action; the down move on boards without a down key (three buttons'
+    /// "AA down" or "hold A down", which nothing else would teach); the other key actions; up; the other
+    /// actions; down; back last (C is back everywhere).
+    public func stripHints(fits: ([NavHint]) -> Bool) -> [NavHint] {
         let all = hints
-        let first = full(all)
-        if fits(first) { return first }
-        let most = all.filter { $0.rank < 2 }
-        var key = all.filter { $0.rank < 1 }
-        for line in [full(most), short(most), full(key)] where fits(line) { return line }
-        // The key actions in the short form, as many as fit (the first ones matter most).
-        while key.count > 1 && !fits(short(key)) { key.removeLast() }
-        return short(key)
+        let keyActions = all.filter { $0.rank == 0 }
+        let doubleDown = all.filter { $0.verb == .down && !keys.hasOnePressDown }
+        let up = all.filter { $0.verb == .up }
+        let down = all.filter { $0.verb == .down && keys.hasOnePressDown }
+        let back = all.filter { $0.rank != 0 && ($0.verb == .back || $0.verb == .close) }
+        let others = all.filter { $0.rank == 1 && $0.verb != .back && $0.verb != .close }
+        let order = Array(keyActions.prefix(1)) + doubleDown + keyActions.dropFirst() + up + others + down + back
+        var shown: [NavHint] = []
+        for h in order where shown.count < 3 && !shown.contains(where: { $0.input == h.input }) {
+            if fits(shown + [h]) { shown.append(h) }
+        }
+        return shown
+    }
+
+    /// The strip's hints as one line ("B open  AA down  C back"), for text that quotes them.
+    public func hintLine(fits: (String) -> Bool) -> String {
+        stripHints { fits($0.map(\.text).joined(separator: "  ")) }.map(\.text).joined(separator: "  ")
     }
 }

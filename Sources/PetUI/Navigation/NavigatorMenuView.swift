@@ -9,13 +9,14 @@ public enum MenuOverlay {
         guard c.ui.menu != nil, let list = c.view.list else { return }
         let t = c.theme
         let mono = c.profile.isMonochrome
-        let g = ListLayout.MenuGeometry(c.profile, count: list.rows.count)
+        let g = ListLayout.MenuGeometry(c.profile, count: list.rows.count, selected: list.selected ?? 0)
         let panel = g.panel
         let ink = t.text, paper = mono ? t.background : t.panel
         let accent = mono ? t.text : t.accent
         // What the panel covers is no longer on screen: its text leaves the frame's record.
         let covered = g.covered
         canvas.textRuns.removeAll { $0.rect.intersection(covered).map { !$0.isEmpty } ?? false }
+        canvas.textLog?.entries.removeAll { $0.box.intersection(covered) != nil }
         if g.big {
             // The home screen stays visible around a panel with the accent ring.
             canvas.fillRoundedRect(x: panel.x - 2, y: panel.y - 2, w: panel.w + 4, h: panel.h + 4, radius: 10, color: accent)
@@ -26,7 +27,7 @@ public enum MenuOverlay {
         }
         let onAccent = mono ? t.background : (t.background.contrastRatio(with: accent) >= t.text.contrastRatio(with: accent)
                                               ? t.background : t.text)
-        for (k, row) in list.rows.enumerated() where k < g.cells.count {
+        for (k, row) in list.rows.enumerated() where k < g.cells.count && !g.cells[k].isEmpty {
             let cell = g.cells[k]
             let on = k == list.selected
             if on {
@@ -50,8 +51,7 @@ public enum MenuOverlay {
     }
 }
 
-/// The menu's icons: 10×10 one-colour bitmaps drawn at a whole scale (Tamagotchi-like: legible at
-/// 10 px on the 128×64 OLED, doubled elsewhere).
+/// The menu's icons: 10×10 one-colour bitmaps drawn doubled (20 px) on every display.
 enum MenuIcons {
     /// A screen's icon (its definition's; a framed square for none).
     static func bitmap(_ s: ScreenID?) -> [String] {

@@ -30,8 +30,10 @@ enum CommitmentsScreen {
             Txt.draw(&canvas, String(Glyph.heart), x: jarR.x + 8, y: jarR.y + 11, p.flame, .large)
             Txt.draw(&canvas, "Charity jar " + String(Glyph.coin) + "\(s.commitments.charityJar)", x: jarR.x + 28, y: jarR.y + 2,
                      p.fg, l.small, maxWidth: jarR.w - 36)
-            Txt.line(&canvas, "Missed stakes go here, never back.", x: jarR.x + 28, y: jarR.y + 20, width: jarR.w - 36, p.muted,
-                     l.small, ms: l.ms)
+            // The longest form of the jar's line that fits (never cut).
+            let jarLine = ["Missed stakes go here, never back.", "Missed stakes go here", "Missed stakes"]
+                .first { Txt.width($0, l.small) <= jarR.w - 36 } ?? "Missed stakes"
+            Txt.draw(&canvas, jarLine, x: jarR.x + 28, y: jarR.y + 20, p.muted, l.small, maxWidth: jarR.w - 36)
             let rh = frame.rowHeight
             for k in list.visibleRange {
                 let row = list.rows[k]
@@ -43,11 +45,13 @@ enum CommitmentsScreen {
                 else { l.card(&canvas, r) }
                 let ink = on ? p.onAccent : p.fg
                 let muted = on ? p.onAccent : p.muted
-                let sx = Txt.drawRight(&canvas, row.value ?? "", right: r.maxX - 8, y: r.y + 4, ink, .large)
+                // Line 1: the kind, then the stake and whether it is held in a gutter on the right;
+                // line 2: the window across the whole card.
+                let hx = Txt.drawRight(&canvas, row.detailValue ?? "", right: r.maxX - 8, y: r.y + 3, muted, l.small)
+                let sx = Txt.drawRight(&canvas, row.value ?? "", right: hx - 8, y: r.y + 3, ink, .large)
                 let dy = r.y + r.h - l.small.height - 2
-                let hx = Txt.drawRight(&canvas, row.detailValue ?? "", right: r.maxX - 8, y: dy, muted, l.small)
                 Txt.line(&canvas, row.label, x: r.x + 8, y: r.y + 3, width: sx - r.x - 16, ink, .large, ms: on ? l.ms : nil)
-                Txt.line(&canvas, row.detail ?? "", x: r.x + 8, y: dy, width: hx - r.x - 20, muted, l.small, ms: l.ms)
+                Txt.draw(&canvas, row.detail ?? "", x: r.x + 8, y: dy, muted, l.small, maxWidth: r.w - 16)
                 if on { canvas.markHighlighted(from: runs) }
             }
         } else {
@@ -86,8 +90,13 @@ extension CommitmentsScreen: ScreenDefinition {
         return NavRows.commitments(s).map { cm in
             let stake = String(Glyph.coin) + "\(cm.plan.stake)"
             if big {
+                // The card's second line holds the window whole: its days ("weekdays") only when
+                // the line has room for them (docs/design.md: copy fits its box).
+                let room = (config.profile.width - 28) / 12
+                let full = Fmt.window(cm, s, now, terse: false, weekday: true)
+                let window = full.count <= room ? full : Fmt.window(cm, s, now, terse: false, weekday: true, repeats: false)
                 return NavRow(id: "commitment:" + cm.id, label: Fmt.commitmentKind(cm.kind) + Fmt.commitmentExtra(cm), value: stake,
-                              detail: Fmt.window(cm, s, now), detailValue: cm.held > 0 ? "held" : "not held")
+                              detail: window, detailValue: cm.held > 0 ? "held" : "not held")
             }
             return NavRow(id: "commitment:" + cm.id,
                           label: (tiny ? Fmt.tinyKind(cm.kind) : Fmt.commitmentKind(cm.kind)) + " " + Fmt.window(cm, s, now, terse: true),

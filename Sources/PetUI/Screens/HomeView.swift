@@ -87,14 +87,18 @@ enum HomeView {
 
     // MARK: Pieces
 
-    /// "⊙125 🔥7" right-aligned at `right`; returns its left edge.
+    /// "⊙125 🔥7" right-aligned at `right` (no flame while the streak is 0: a "0" next to a
+    /// flame reads as a score lost); returns its left edge.
     @discardableResult
     static func coinsAndStreak(_ l: Look, _ m: Model, _ c: inout Canvas, right: Int, y: Int, _ f: TextSize) -> Int {
         let streak = Fmt.compact(m.streak), coins = Fmt.compact(m.coins)
-        var x = right - Txt.width(streak, f)
-        Txt.draw(&c, streak, x: x, y: y, l.pal.fg, f)
-        x -= f.advance + (f == .large ? 2 : 1)
-        Txt.draw(&c, String(Glyph.flame), x: x, y: y, l.pal.flame, f)
+        var x = right + (f == .large ? 10 : 4)
+        if m.streak > 0 {
+            x = right - Txt.width(streak, f)
+            Txt.draw(&c, streak, x: x, y: y, l.pal.fg, f)
+            x -= f.advance + (f == .large ? 2 : 1)
+            Txt.draw(&c, String(Glyph.flame), x: x, y: y, l.pal.flame, f)
+        }
         x -= (f == .large ? 10 : 4) + Txt.width(coins, f)
         Txt.draw(&c, coins, x: x, y: y, l.pal.fg, f)
         x -= f.advance + (f == .large ? 2 : 1)
@@ -193,6 +197,21 @@ enum HomeView {
         }
     }
 
+    /// The next task on one line of a card (240×240): the title, and its short due time in a
+    /// gutter on the right (the title is shortened or scrolls; the time never is).
+    static func nextLine(_ l: Look, _ m: Model, _ c: inout Canvas, _ r: Rect) {
+        l.card(&c, r, radius: 6)
+        let f = l.small
+        let ty = r.y + (r.h - f.height) / 2
+        guard let title = m.nextTitle, !title.isEmpty else {
+            Txt.drawCentred(&c, "No tasks - enjoy!", x: r.x + 4, w: r.w - 8, y: ty, l.pal.good, f)
+            return
+        }
+        var right = r.maxX - 6
+        if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: r.maxX - 6, y: ty, l.pal.muted, f) - 10 }
+        Txt.line(&c, title, x: r.x + 6, y: ty, width: right - r.x - 6, l.pal.fg, f, ms: l.ms)
+    }
+
     static func levelRow(_ l: Look, _ m: Model, _ c: inout Canvas, x: Int, y: Int, w: Int, _ f: TextSize, name: Bool) {
         let lv = "Lv \(m.level)"
         let lvW = Txt.width(lv, f)
@@ -217,7 +236,9 @@ enum HomeView {
             if h > 0 { c.fillRect(x: r.x + 2, y: r.maxY - 2 - h, w: r.w - 4, h: h, color: l.pal.fg) }
             return
         }
-        c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: bw / 2, color: l.pal.track)
+        // A muted rim round the track: an empty meter (the pet starving) still shows.
+        c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: bw / 2, color: l.pal.muted)
+        c.fillRoundedRect(x: r.x + 1, y: r.y + 1, w: r.w - 2, h: r.h - 2, radius: bw / 2 - 1, color: l.pal.track)
         let h = Int((Double(r.h) * frac).rounded())
         if h > 0 { c.fillRoundedRect(x: r.x, y: r.maxY - max(h, bw), w: r.w, h: max(h, bw), radius: bw / 2, color: l.pal.meter) }
     }
@@ -253,83 +274,103 @@ enum HomeView {
         statusBar(l, m, &c, streak: false)
         // The bottom strip is the hint bar's (`HintBar`): everything sits above `l.bottom`. The
         // frame is tall enough for the pet at twice its art size (80 px inside its 6 px inset).
-        let frame = Rect(x: 12, y: 60, w: 216, h: 92)
+        // The speech takes two lines (wrapped, never cut); the next task one line under the level.
+        let frame = Rect(x: 12, y: 80, w: 216, h: 92)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 8, y: frame.y + 6, .large) }
-        bubble(l, &c, m.speech, Rect(x: 8, y: 33, w: 224, h: 26), maxLines: 1, tailDown: true)
+        let lines = min(2, Txt.lineCount(m.speech, l.small, width: 224 - 12))
+        let bh = lines * (l.small.height + 2) + 8
+        bubble(l, &c, m.speech, Rect(x: 8, y: frame.y - 6 - bh, w: 224, h: bh), maxLines: 2, tailDown: true)
         // The need meters stand inside the frame's sides, clear of the pet's stage (centred).
         let mTop = frame.y + 34, mBottom = frame.maxY - 7
         verticalMeter(l, &c, Glyph.food, m.fullness, x: frame.x + 8, top: mTop, bottom: mBottom)
         verticalMeter(l, &c, Glyph.energy, m.energy, x: frame.maxX - 8 - 12, top: mTop, bottom: mBottom)
         // Name left; streak and level right; a thin level bar under them.
-        let ny = frame.maxY + 2
-        let lv = Fmt.compact(m.streak) + " Lv \(m.level)"
-        let lvX = Txt.drawRight(&c, lv, right: l.W - 10, y: ny, l.pal.fg, .large) - 13
-        Txt.draw(&c, String(Glyph.flame), x: lvX, y: ny, l.pal.flame, .large)
+        let ny = frame.maxY + 1
+        var lvX = Txt.drawRight(&c, "Lv \(m.level)", right: l.W - 10, y: ny, l.pal.fg, .large)
+        if m.streak > 0 {
+            lvX = Txt.drawRight(&c, Fmt.compact(m.streak), right: lvX - 12, y: ny, l.pal.fg, .large) - 13
+            Txt.draw(&c, String(Glyph.flame), x: lvX, y: ny, l.pal.flame, .large)
+        }
         Txt.line(&c, m.name, x: 10, y: ny, width: lvX - 18, l.pal.fg, .large, ms: l.ms)
-        l.bar(&c, Rect(x: 10, y: ny + 18, w: 220, h: 5), m.progress)
-        let cy = ny + 26
-        nextCard(l, m, &c, Rect(x: 6, y: cy, w: 228, h: l.bottom - 1 - cy), titleLines: 1)
+        l.bar(&c, Rect(x: 10, y: ny + 17, w: 220, h: 4), m.progress)
+        let cy = ny + 24
+        nextLine(l, m, &c, Rect(x: 6, y: cy, w: 228, h: l.bottom - 2 - cy))
     }
 
     /// 320×240: status bar; the pet left with its name and mood under it; speech, level, the need
     /// meters and the next task right.
     static func wide(_ l: Look, _ m: Model, _ c: inout Canvas) {
         statusBar(l, m, &c, streak: true)
-        let frame = Rect(x: 8, y: 38, w: 144, h: 132)
+        // 156 px: the whole stage (the placed furniture) at ×2 inside the frame's 6 px inset.
+        let frame = Rect(x: 4, y: 38, w: 156, h: 132)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 6, y: frame.y + 6, .large) }
-        if Txt.width(m.name, .large) <= 152 { Txt.drawCentred(&c, m.name, x: 4, w: 152, y: 174, l.pal.fg, .large) }
-        else { Txt.line(&c, m.name, x: 4, y: 174, width: 152, l.pal.fg, .large, ms: l.ms) }
-        let mood = Txt.width("feeling " + m.mood, .large) <= 152 ? "feeling " + m.mood : m.mood
-        Txt.drawCentred(&c, mood, x: 4, w: 152, y: 195, l.pal.muted, .large)
-        let rx = 166, rw = l.W - rx - 8
-        let bh = bubble(l, &c, m.speech, Rect(x: rx, y: 38, w: rw, h: 44), maxLines: 2, tailDown: false, centred: false)
-        let ly = 38 + max(bh, 26) + 4
+        if Txt.width(m.name, .large) <= 156 { Txt.drawCentred(&c, m.name, x: 4, w: 156, y: 174, l.pal.fg, .large) }
+        else { Txt.line(&c, m.name, x: 4, y: 174, width: 156, l.pal.fg, .large, ms: l.ms) }
+        let mood = Txt.width("feeling " + m.mood, .large) <= 156 ? "feeling " + m.mood : m.mood
+        Txt.drawCentred(&c, mood, x: 4, w: 156, y: 195, l.pal.muted, .large)
+        let rx = 170, rw = l.W - rx - 6
+        let bh = bubble(l, &c, m.speech, Rect(x: rx, y: 36, w: rw, h: 62), maxLines: 3, tailDown: false, centred: false)
+        let ly = 36 + max(bh, 26) + 3
         levelRow(l, m, &c, x: rx, y: ly, w: rw, .large, name: false)
         Txt.draw(&c, "\(Int((m.progress * 100).rounded(.down)))%", x: rx, y: ly, l.pal.muted, .large, maxWidth: rw - 60)
         l.bar(&c, Rect(x: rx, y: ly + 18, w: rw, h: 8), m.progress)
-        needs(l, m, &c, x: rx, y: ly + 30, w: rw, .large, barHeight: 10)
-        let cy = ly + 50
+        needs(l, m, &c, x: rx, y: ly + 28, w: rw, .large, barHeight: 10)
+        let cy = ly + 47
         // The bottom strip is the hint bar's (`HintBar`).
-        nextCard(l, m, &c, Rect(x: rx - 4, y: cy, w: rw + 6, h: l.bottom - 2 - cy), titleLines: 3, dueLines: 2)
+        nextCard(l, m, &c, Rect(x: rx - 4, y: cy, w: rw + 6, h: l.bottom - 3 - cy), titleLines: 2, dueLines: 1)
     }
 
-    /// 128×64: clock, status icons and coins on top; the pet left (with the attention bubble);
-    /// level, streak and name, the need meters right; speech and next task below, scrolling.
+    /// Which of the OLED home's two pages shows (128×64): 0 the pet and its line, 1 the meters —
+    /// 6 s and 4 s in turn, from the last input (so a press always shows the first page).
+    static func tinyPage(_ l: Look) -> Int {
+        guard let ms = l.ms, ms >= 0 else { return 0 }
+        return ms % 10_000 < 6_000 ? 0 : 1
+    }
+
+    /// 128×64: one status line (clock, status icons, coins), the pet large on the left with its
+    /// speech bubble (page 0) or its level, meters, streak and name (page 1) on the right, the next
+    /// task on one line, then the hint strip.
     static func tiny(_ l: Look, _ m: Model, _ c: inout Canvas) {
         let p = l.pal
         let coins = String(Glyph.coin) + Fmt.compact(m.coins)
         let cx = Txt.drawRight(&c, coins, right: l.W - 1, y: 0, p.fg, .small)
         let cw = Txt.draw(&c, m.clock, x: 1, y: 0, p.fg, .small, maxWidth: cx - 4)
-        StatusStrip.draw(l, &c, m.icons, right: cx - 4, left: 1 + cw + 3, y: 0, .small, ink: p.fg, paper: p.bg)
+        StatusStrip.draw(l, &c, m.icons, right: cx - 5, left: 1 + cw + 4, y: 0, .small, ink: p.fg, paper: p.bg)
         c.hline(x: 0, y: 9, w: l.W, color: p.fg)
-        PetScene.draw(l.ctx, in: Rect(x: 2, y: 11, w: 34, h: 34), &c)
-        if let a = m.attention { StatusStrip.attention(l, &c, a, right: 38, y: 11, .small) }
-        let rx = 40
-        let lv = "Lv \(m.level)"
-        Txt.draw(&c, lv, x: rx, y: 12, p.fg, .small)
-        l.bar(&c, Rect(x: rx + Txt.width(lv, .small) + 3, y: 12, w: l.W - 2 - (rx + Txt.width(lv, .small) + 3), h: 7), m.progress)
-        // Four 9 px lines right of the pet: level, streak and name, the need meters, the pet's
-        // line (scrolling when long); the next task under the rule; the hint bar (`HintBar`) last.
-        Txt.line(&c, String(Glyph.flame) + "\(m.streak) " + m.name, x: rx, y: 21, width: l.W - rx - 1, p.fg, .small, ms: l.ms)
-        needs(l, m, &c, x: rx, y: 30, w: l.W - rx - 1, .small, barHeight: 7)
-        if m.paused {
-            // The pill without its margins: one inverse line between the meters and the rule.
-            let w = Txt.width("PAUSED", .small) + 4
-            c.fillRect(x: rx, y: 38, w: w, h: 9, color: p.fg)
-            Txt.draw(&c, "PAUSED", x: rx + 2, y: 39, p.bg, .small)
-        } else { Txt.line(&c, m.speech, x: rx, y: 39, width: l.W - rx - 1, p.fg, .small, ms: l.ms) }
-        c.hline(x: 0, y: 47, w: l.W, color: p.fg)
+        // Rows: status 0–8, rule 9, pet and bubble 11–41, rule 42, the task 44–51, the strip from 53.
+        PetScene.draw(l.ctx, in: Rect(x: 1, y: 11, w: 38, h: 31), &c)
+        if let a = m.attention { StatusStrip.attention(l, &c, a, right: 40, y: 11, .small) }
+        let rx = 43, rw = l.W - rx - 1
+        if tinyPage(l) == 0 {
+            // The speech bubble: an outline, a tail towards the pet, up to three lines.
+            let text = m.paused ? "Paused. " + m.speech : m.speech
+            let n = max(1, min(3, Txt.lineCount(text, .small, width: rw - 6)))
+            let bh = n * 9 + 4, by = 11 + (31 - bh) / 2
+            c.strokeRect(x: rx, y: by, w: rw, h: bh, color: p.fg)
+            for i in 1...2 { c.vline(x: rx - i, y: by + 3 + i, h: 3 - i, color: p.fg) }
+            Txt.flow(&c, text, x: rx + 3, y: by + 2, width: rw - 6, maxLines: 3, p.fg, .small, lineGap: 1, ms: l.ms)
+        } else {
+            // The meters page: level and its bar, fullness, energy, the streak and the name.
+            let lv = "Lv \(m.level)"
+            let who = m.streak > 0 ? String(Glyph.flame) + "\(m.streak) " + m.name : m.name
+            Txt.line(&c, who, x: rx, y: 11, width: rw - Txt.width(lv, .small) - 6, p.fg, .small, ms: l.ms)
+            Txt.drawRight(&c, lv, right: l.W - 1, y: 11, p.fg, .small)
+            l.bar(&c, Rect(x: rx, y: 20, w: rw, h: 4), m.progress)
+            StatusStrip.meter(l, &c, Glyph.food, m.fullness, x: rx, y: 26, w: rw, .small, barHeight: 6)
+            StatusStrip.meter(l, &c, Glyph.energy, m.energy, x: rx, y: 34, w: rw, .small, barHeight: 6)
+        }
+        c.hline(x: 0, y: 42, w: l.W, color: p.fg)
         if let t = m.nextTitle {
             var right = l.W - 1
-            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 48, p.fg, .small) - 4 }
-            Txt.draw(&c, String(Glyph.bell), x: 1, y: 48, p.fg, .small)
-            Txt.line(&c, t, x: 8, y: 48, width: right - 8, p.fg, .small, ms: l.ms)
+            if let d = m.nextDueShort { right = Txt.drawRight(&c, d, right: l.W - 1, y: 44, p.fg, .small) - 5 }
+            Txt.draw(&c, String(Glyph.bell), x: 1, y: 44, p.fg, .small)
+            Txt.line(&c, t, x: 8, y: 44, width: right - 8, p.fg, .small, ms: l.ms)
         } else {
-            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 48, p.fg, .small, maxWidth: l.W - 2)
+            Txt.draw(&c, "No tasks - enjoy!", x: 1, y: 44, p.fg, .small, maxWidth: l.W - 2)
         }
     }
 

@@ -23,9 +23,11 @@ public enum ListLayout {
         return screen.definition.listFrame(Metrics(profile), profile: profile, state: state, now: now)
     }
 
-    /// The icon menu over the home screen (NavigatorMenuView.swift draws it): a panel between
-    /// home's status bar (which stays visible) and the hint bar, holding a grid of icon cells —
-    /// one row when they all fit the width, else two — and the highlighted entry's name under it.
+    /// The icon menu over the home screen (NavigatorMenuView.swift draws it): a panel covering
+    /// everything between home's status bar (which stays visible) and the hint bar, holding 20 px
+    /// icons — a grid of one row when they all fit the width, else two (colour, e-paper); on
+    /// 128×64 a ring of five with the highlighted one in the middle — and the highlighted
+    /// entry's name under them.
     public struct MenuGeometry: Sendable {
         public let panel: Rect
         /// The cells, in `NavRows.menu` order.
@@ -41,30 +43,42 @@ public enum ListLayout {
             switch p.sizeClass { case .square, .wide: 30; case .paper: 21; case .tiny: 10 }
         }
 
-        public init(_ p: DisplayProfile, count: Int = NavRows.menu.count) {
+        public init(_ p: DisplayProfile, count: Int = NavRows.menu.count, selected: Int = 0) {
             let size = p.sizeClass
             big = size == .square || size == .wide
-            scale = size == .tiny ? 1 : 2
+            scale = 2
             let margin = big ? 8 : 0
             let top = MenuGeometry.statusBottom(p) + (big ? 4 : 1)
             let bottom = p.height - HintBar.height(p) - (big ? 4 : 1)
-            let cellW = big ? 44 : (size == .paper ? 26 : 14)
-            let cellH = big ? 44 : (size == .paper ? 26 : 13)
+            let cellW = big ? 44 : (size == .paper ? 26 : 25)
+            let cellH = big ? 44 : (size == .paper ? 26 : 22)
             let pad = big ? 8 : (size == .paper ? 4 : 1)
             let innerW = p.width - 2 * margin - 2 * pad
             let n = max(1, count)
-            let rows = n * cellW > innerW ? 2 : 1
+            let ring = size == .tiny && n * cellW > innerW
+            let rows = ring ? 1 : (n * cellW > innerW ? 2 : 1)
             let cols = (n + rows - 1) / rows
             let labelH = size == .tiny ? 8 : 16
             let gap = big ? 6 : 2
             let content = rows * cellH + gap + labelH
-            // Colour: a panel over home with the home screen around it; 1-bit: the whole area
-            // between the status bar and the hint bar (no half-covered text peeking out).
-            let h = big ? min(bottom - top, pad + content + pad) : bottom - top
+            // The whole area between the status bar and the hint bar (no half-covered text
+            // peeking out), the icons and the name centred in it.
+            let h = bottom - top
             panel = Rect(x: margin, y: top, w: p.width - 2 * margin, h: h)
-            let y0 = big ? panel.y + pad : panel.y + max(pad, (h - content) / 2)
+            let y0 = panel.y + max(pad, (h - content) / 2)
             var cells: [Rect] = []
-            for k in 0..<n {
+            if ring {
+                // Five cells: the highlighted entry in the middle, two neighbours on each side
+                // (the menu is a ring); the others are not drawn (empty cells).
+                let sel = min(max(0, selected), n - 1)
+                let x0 = panel.x + (panel.w - 5 * cellW) / 2
+                for k in 0..<n {
+                    var d = (k - sel + n) % n
+                    if d > n / 2 { d -= n }
+                    cells.append(abs(d) <= 2 ? Rect(x: x0 + (d + 2) * cellW, y: y0, w: cellW, h: cellH) : Rect(x: 0, y: 0, w: 0, h: 0))
+                }
+            }
+            for k in 0..<n where !ring {
                 let r = k / cols, col = k % cols
                 let inRow = r == rows - 1 ? n - r * cols : cols
                 let x0 = panel.x + (panel.w - inRow * cellW) / 2
@@ -96,7 +110,7 @@ public enum ListLayout {
             switch size { case .square, .wide: 28; case .paper: 20; case .tiny: 10 }
         }
         var rowHeight: Int {
-            switch size { case .square, .wide: 24; case .paper: 12; case .tiny: 9 }
+            switch size { case .square, .wide: 23; case .paper: 12; case .tiny: 9 }
         }
         var content: Rect { Rect(x: 0, y: headerHeight + (big ? 2 : 1), w: W, h: H - headerHeight - (big ? 2 : 1)) }
         var shopTabHeight: Int { big ? 20 : (size == .paper ? 12 : 9) }

@@ -110,16 +110,18 @@ enum Overlays {
         c.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: fill)
         // The hint line under it is not shown meanwhile.
         c.textRuns.removeAll { $0.rect.intersection(r).map { !$0.isEmpty } ?? false }
-        let ty = r.maxY - 8 - (l.size == .tiny ? 0 : 1)
+        // On the strip's text line, measured in the face it is drawn in (the 12×16 face on colour).
+        let f = Txt.legible(.small, on: c)
+        let ty = HintBar.textY(l.ctx.profile)
         let icon = String(glyph(t.kind))
         let tinted = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
         // A tinted icon that would not stand out 3:1 on the toast is drawn in the toast's ink.
         let iconInk = tinted.contrastRatio(with: fill) >= 3 ? tinted : ink
-        let textW = Txt.width(t.text, .small)
-        let total = 6 + 3 + textW
-        let x0 = max(r.x + 2, r.x + (r.w - total) / 2)
-        Txt.draw(&c, icon, x: x0, y: ty, iconInk, .small)
-        Txt.draw(&c, t.text, x: x0 + 9, y: ty, ink, .small, maxWidth: r.maxX - 2 - (x0 + 9))
+        let textW = Txt.width(t.text, f)
+        let tx = f.advance + (f == .large ? 4 : 3)
+        let x0 = max(r.x + 2, r.x + (r.w - tx - textW) / 2)
+        Txt.draw(&c, icon, x: x0, y: ty, iconInk, f)
+        Txt.draw(&c, t.text, x: x0 + tx, y: ty, ink, f, maxWidth: r.maxX - 2 - (x0 + tx))
     }
 
     /// Title and body of a reminder.
@@ -151,9 +153,6 @@ enum Overlays {
         }
     }
 
-    /// The reminder's keys, from the navigator's action table for this board ("B open  hold B done  C ok").
-    static func hintLine(_ l: Look, _ w: Int) -> String { l.ctx.view.hintLine { Txt.width($0, .small) <= w } }
-
     static func reminder(_ l: Look, _ c: inout Canvas, _ n: Reminder) {
         let p = l.pal
         let (title, body) = describe(n, l.state, now: l.now)
@@ -174,12 +173,10 @@ enum Overlays {
             Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 3, p.fg, .small, maxWidth: w)
             let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 13, width: w, maxLines: 2, p.fg, .small)
             Txt.draw(&c, body, x: x, y: r.y + 15 + used, p.fg, .small, maxWidth: w)
-            Txt.draw(&c, hintLine(l, w), x: x, y: r.maxY - 10, p.fg, .small, maxWidth: w)
         case .paper:
             Txt.draw(&c, String(Glyph.bell) + " Reminder", x: x, y: r.y + 5, p.fg, .large, maxWidth: w)
             let used = Txt.drawWrapped(&c, title, x: x, y: r.y + 26, width: w, maxLines: 2, p.fg, .large)
             Txt.draw(&c, body, x: x, y: r.y + 32 + used, p.fg, .small, maxWidth: w)
-            Txt.draw(&c, hintLine(l, w), x: x, y: r.maxY - 12, p.fg, .small, maxWidth: w)
         case .square, .wide:
             let scene = Rect(x: r.x + (r.w - 64) / 2, y: r.y + 8, w: 64, h: 44)
             PetScene.draw(l.ctx, in: scene, &c)
@@ -187,7 +184,6 @@ enum Overlays {
             let used = Txt.drawWrapped(&c, title, x: x, y: scene.maxY + 18, width: w, maxLines: 3, p.fg, .large,
                                        centred: true)
             Txt.drawWrapped(&c, body, x: x, y: scene.maxY + 24 + used, width: w, maxLines: 2, p.muted, .small, centred: true)
-            Txt.drawCentred(&c, hintLine(l, w), x: x, w: w, y: r.maxY - 16, p.muted, .small)
         }
     }
 }

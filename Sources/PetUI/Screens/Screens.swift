@@ -66,15 +66,20 @@ extension ScreenID {
 /// Draws the screen a `ScreenContext` asks for, then the overlays (reminder, toasts), on a canvas
 /// of the profile's size.
 public enum Screens {
-    public static func render(_ c: ScreenContext, into canvas: inout Canvas) {
+    /// Returns the areas drawn (the whole canvas the first time; Damage.swift).
+    @discardableResult
+    public static func render(_ c: ScreenContext, into canvas: inout Canvas) -> [Rect] {
         if canvas.width != c.profile.width || canvas.height != c.profile.height {
             canvas = Canvas(width: c.profile.width, height: c.profile.height, background: c.theme.background)
         }
         canvas.minimumFace = c.profile.minimumFace
+        // Recorded, then drawn only where it differs from the previous frame (Damage.swift).
+        canvas.beginFrame()
         c.ui.screen.definition.render(c, &canvas)
         HintBar.draw(c, &canvas)
         MenuOverlay.render(c, &canvas)
         Overlays.render(c, &canvas)
+        return canvas.endFrame()
     }
 }
 

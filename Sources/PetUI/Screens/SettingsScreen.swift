@@ -3,7 +3,7 @@ import PetCore
 /// Settings: day start, quiet hours, theme, sound, brightness, dim/sleep, pause, and on boards
 /// without the A+C chord the factory reset — one row each, as the navigator's view has them
 /// (`NavRows.settings(hasChord:)`, values from `NavRows.settingText`), the cursor row highlighted;
-/// while `ui.editingSetting` the value shows between arrows. The hint bar says what the keys do.
+/// while `ui.editingSetting` the value shows between arrows ("<60 %>"). The hint bar says what the keys do.
 enum SettingsScreen {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
         let l = Look(c)
@@ -54,8 +54,13 @@ extension SettingsScreen: ScreenDefinition {
                               value: config.keys.name(.holdSelect) ?? "hold select")
             }
             var v = NavRows.settingText(st, state: s, editing: editing && st.isValue ? ui.editValue : nil)
-            if editing { v = "< " + v + " >" }
-            return NavRow(id: "setting:" + st.rawValue, label: tiny ? st.terse : st.title, value: v, valueLarge: true)
+            if editing { v = "<" + v + ">" }
+            // The short label when the whole one and the value would not both fit the row (its
+            // pads, the gap and the scroll bar): the value is never cut, nor the label.
+            let big = config.profile.sizeClass == .square || config.profile.sizeClass == .wide
+            let room = config.profile.width - (big ? 28 : 14)
+            let fits = (st.title.count + v.count) * (big ? 12 : 6) <= room
+            return NavRow(id: "setting:" + st.rawValue, label: tiny || !fits ? st.terse : st.title, value: v, valueLarge: true)
         }
     }
 

@@ -75,11 +75,15 @@ extension ShopScreen: ScreenDefinition {
                 mark = item.itemKind == .food ? .none : .glyph(Glyph.check)
                 if item.itemKind == .food { right = "x\(owned) " + right }
             }
-            var name = item.name
-            if item.wearSlot.map({ s.shop.wearing($0) == item.id }) == true || s.shop.slot(of: item.id) != nil {
-                name += tiny ? "*" : " (on)"
+            let name = item.name
+            // An owned item's value says whether it is in use instead of a price it will not cost again.
+            if owned > 0 && item.itemKind != .food {
+                let on = item.wearSlot.map({ s.shop.wearing($0) == item.id }) == true || s.shop.slot(of: item.id) != nil
+                right = on ? "on" : (tiny ? "own" : "owned")
             }
-            if mark == .none { mark = .glyph(" ") }
+            // Every item with its picture (the row's muted colour and "Lv N" say it is locked,
+            // "owned"/"on" that it is bought); the OLED keeps the lock and check glyphs.
+            mark = tiny ? (mark == .none ? .glyph(" ") : mark) : .picture(item: item.id, badge: nil)
             return NavRow(id: "item:" + item.id, label: name, value: right, mark: mark,
                           muted: locked || (item.price > s.coins && owned == 0))
         }
@@ -128,5 +132,38 @@ extension NavRows {
         default: kinds = [.furniture, .trinket, .background]
         }
         return catalogue.items.filter { item in item.itemKind.map(kinds.contains) ?? false }
+    }
+}
+
+/// A catalogue item's picture in a small square (the shop's rows): its art — the hat, the plant,
+/// the food — centred at the largest whole scale that fits (cropped to the square when even ×1
+/// does not), a skin as a disc of its colour, a backdrop as its middle part. 1-bit displays use the
+/// hand-drawn mono art in the row's ink.
+enum ItemPicture {
+    static func draw(_ id: String, _ ctx: ScreenContext, _ c: inout Canvas, in box: Rect, ink: RGB565, paper: RGB565) {
+        guard let item = Catalogue.builtIn.item(id) else { return }
+        let mono = ctx.profile.isMonochrome
+        let (sheet, frame): (String, String)
+        switch item.itemKind {
+        case .wearable?: (sheet, frame) = ("wear-" + (item.slot ?? "hat"), id)
+        case .furniture?, .trinket?: (sheet, frame) = ("home", id)
+        case .background?: (sheet, frame) = ("backgrounds", id)
+        case .food?: (sheet, frame) = ("fx", "food")
+        case .skin?:
+            let colour = item.colour.flatMap { ArtLibrary.parseHex(Substring($0)) } ?? ink
+            let r = box.w / 2 - 1
+            if mono { c.strokeRect(x: box.x + 1, y: box.y + 1, w: box.w - 2, h: box.h - 2, color: ink) }
+            else { c.fillCircle(cx: box.x + box.w / 2, cy: box.y + box.h / 2, radius: r, color: colour) }
+            return
+        case nil: return
+        }
+        guard let (s, f) = PetScene.art(sheet, frame, mono: mono, library: .builtIn) else { return }
+        let scale = max(1, min(box.w / max(1, f.width), box.h / max(1, f.height)))
+        let rw = box.w / scale, rh = box.h / scale
+        var raster = ArtRaster(width: rw, height: rh, fill: paper)
+        let paint: ArtPaint = mono ? .mono(ink: ink, paper: paper) : PetScene.paints(ctx).items
+        raster.draw(f, palette: ArtColours.resolve(s, paint), dither: ArtColours.dither(s, paint),
+                    x: (rw - f.width) / 2 + f.origin.x, y: (rh - f.height) / 2 + f.origin.y)
+        raster.blit(into: &c, x: box.x + (box.w - rw * scale) / 2, y: box.y + (box.h - rh * scale) / 2, scale: scale, clip: box)
     }
 }

@@ -4,7 +4,7 @@ import PetCore
 /// 30 days (line), 2 = the month's activity heat map. Real charts with axes and labels, sized to the
 /// display; a summary beside (wide, e-paper) or below (square) the chart.
 enum StatsScreen {
-    static let titles = ["Tasks done, 7 days", "Coins earned, 30 days", "Activity"]
+    static let titles = ["Tasks done, 7 days", "Coins, 30 days", "Activity"]
     static let tinyTitles = ["Done, 7 days", "Coins, 30 days", "Activity"]
 
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {

@@ -71,45 +71,59 @@ enum StatusStrip {
     static func draw(_ l: Look, _ c: inout Canvas, _ icons: [StatusIcon], right: Int, left: Int, y: Int, _ f: TextSize,
                      ink: RGB565, paper: RGB565) -> Int {
         let f = Txt.legible(f, on: c)
-        let gap = f == .large ? 3 : 2
+        let k = f == .large ? 2 : 1
+        // One blank glyph column and more between icons (docs/design.md, "The icon set"), so a
+        // phone and a moon never read as one shape.
+        let gap = 3 * k
+        let top = y + (f.height - 8 * k) / 2
         var x = right
         for icon in icons.reversed() {
             let w = width(icon, f)
             guard x - w >= left else { break }
             x -= w
-            drawIcon(&c, icon, x: x, y: y, f, ink: ink, paper: paper)
+            drawIcon(&c, icon, x: x, y: top, k: k, ink: ink)
             x -= gap
         }
         return x == right ? right : x + gap
     }
 
-    static func width(_ icon: StatusIcon, _ f: TextSize) -> Int {
-        if case .battery = icon { return f == .large ? 22 : 11 }
-        return f.advance - (f == .large ? 2 : 1)
+    /// The status icons' bitmaps (8 rows, `X` = ink), drawn at ×1 in 6×8 text and ×2 in 12×16.
+    static func bitmap(_ icon: StatusIcon) -> [String] {
+        switch icon {
+        case .link:      // a phone with its screen and button
+            ["XXXXX", "X...X", "X...X", "X...X", "X...X", "XXXXX", "XX.XX", "XXXXX"]
+        case .quiet:     // a crescent moon
+            ["..XXX", ".XX..", "XX...", "XX...", "XX...", "XX...", ".XX..", "..XXX"]
+        case .mute:      // a speaker with a cross: sound off
+            ["..X.....", ".XX.....", "XXX.X..X", "XXX..XX.", "XXX..XX.", "XXX.X..X", ".XX.....", "..X....."]
+        case .paused:    // two bars
+            ["XX.XX", "XX.XX", "XX.XX", "XX.XX", "XX.XX", "XX.XX", "XX.XX", "XX.XX"]
+        case .battery:   // drawn with its charge (`drawIcon`)
+            []
+        }
     }
 
-    static func drawIcon(_ c: inout Canvas, _ icon: StatusIcon, x: Int, y: Int, _ f: TextSize, ink: RGB565, paper: RGB565) {
+    static func width(_ icon: StatusIcon, _ f: TextSize) -> Int {
         let k = f == .large ? 2 : 1
-        switch icon {
-        case .link: Txt.draw(&c, String(Glyph.phone), x: x, y: y, ink, f)
-        case .quiet: Txt.draw(&c, String(Glyph.moon), x: x, y: y, ink, f)
-        case .paused: Txt.draw(&c, String(Glyph.pause), x: x, y: y, ink, f)
-        case .mute:
-            // The bell, struck through (a gap of the surface colour along the stroke keeps it legible).
-            Txt.draw(&c, String(Glyph.bell), x: x, y: y, ink, f)
-            let h = 7 * k
-            for d in 0..<k {
-                c.line(x0: x + d + k, y0: y, x1: x + 4 * k + d + k, y1: y + h - 1, color: paper)
-                c.line(x0: x + d, y0: y, x1: x + 4 * k + d, y1: y + h - 1, color: ink)
-            }
-        case .battery(let pct):
+        if case .battery = icon { return 11 * k }
+        return (bitmap(icon).first?.count ?? 5) * k
+    }
+
+    static func drawIcon(_ c: inout Canvas, _ icon: StatusIcon, x: Int, y: Int, k: Int, ink: RGB565) {
+        if case .battery(let pct) = icon {
             // An outline with a nub on the right and a fill for the charge.
-            let w = (f == .large ? 20 : 10), h = 6 * k, top = y + k
+            let w = 10 * k, h = 6 * k, top = y + k
             c.strokeRect(x: x, y: top, w: w, h: h, color: ink, thickness: k)
-            c.fillRect(x: x + w, y: top + 2 * k, w: k + (f == .large ? 0 : 0), h: h - 4 * k, color: ink)
+            c.fillRect(x: x + w, y: top + 2 * k, w: k, h: h - 4 * k, color: ink)
             let inner = w - 4 * k
             let fill = pct <= 0 ? 0 : max(k, (inner * min(100, pct) + 50) / 100)
             if fill > 0 { c.fillRect(x: x + 2 * k, y: top + 2 * k, w: fill, h: h - 4 * k, color: ink) }
+            return
+        }
+        for (r, line) in bitmap(icon).enumerated() {
+            for (col, ch) in line.enumerated() where ch == "X" {
+                c.fillRect(x: x + col * k, y: y + r * k, w: k, h: k, color: ink)
+            }
         }
     }
 
@@ -120,7 +134,7 @@ enum StatusStrip {
         Txt.draw(&c, String(glyph), x: x, y: y, l.pal.fg, f)
         let bx = x + f.advance + (f == .large ? 2 : 1)
         let by = y + (f.height - (f == .large ? 4 : 1) - barHeight) / 2
-        l.bar(&c, Rect(x: bx, y: by, w: x + w - bx, h: barHeight), Double(min(100, max(0, value))) / 100)
+        l.bar(&c, Rect(x: bx, y: by, w: x + w - bx, h: barHeight), Double(min(100, max(0, value))) / 100, outlined: true)
     }
 
     /// The attention bubble at (x, y): "!" and the need's icon, in a small filled box with a tail

@@ -37,31 +37,32 @@ enum TaskDetailScreen {
         let late = t.due.map({ $0 < c.now }) == true && t.isOpen
         switch l.size {
         case .square, .wide:
-            // Everything in the 12×16 face. The fields take one line each, or two when the value is
-            // too long and there is room; the title takes the lines left (all of it when it can),
-            // its last line scrolling when even those are too few.
+            // A title with chips, not a form: the title in the 12×16 face on every line the chips
+            // leave (all of it when it can; its last line scrolls when even those are too few),
+            // then one chip per fact that says something — when, how important, how long, where,
+            // how often, how far along — flowing left to right.
             let f: TextSize = .large
-            let hintH = l.hints(&canvas, c.view.hintText)
+            var chips: [Chip] = []
+            if let d = t.due {
+                chips.append(Chip(glyph: Glyph.bell, text: Fmt.when(d, state: s, now: c.now), strong: late))
+                if late { chips.append(Chip(glyph: nil, text: "late", strong: true)) }
+            }
+            chips.append(Chip(glyph: nil, text: Fmt.priority(t.priority) + " priority", strong: false))
+            if let e = t.estimate { chips.append(Chip(glyph: nil, text: Fmt.minutes(e), strong: false)) }
+            if !t.category.isEmpty { chips.append(Chip(glyph: nil, text: t.category, strong: false)) }
+            if t.recurrence != nil { chips.append(Chip(glyph: nil, text: Fmt.recurrence(t.recurrence), strong: false)) }
+            if t.state != .pending { chips.append(Chip(glyph: t.state == .completed ? Glyph.check : nil, text: Fmt.taskState(t.state), strong: false)) }
+            let width = l.W - 2 * l.pad
+            let placed = Chip.layout(chips, f, width: width)
+            let chipRows = (placed.map(\.row).max() ?? -1) + 1
+            let chipsH = chipRows * (Chip.height(f) + 4)
+            let top = area.y + 6
             let lineH = f.height + 2
-            let labelW = (fields.map { Txt.width($0.0, f) }.max() ?? 0) + 8
-            let valueW = l.W - 2 * l.pad - labelW
-            let top = area.y + 4
-            let avail = (l.H - hintH - top - 6) / lineH
-            let titleW = l.W - 2 * l.pad
-            let titleNeed = Txt.lineCount(t.title, f, width: titleW)
-            var fieldLines = fields.map { Txt.lineCount($0.1, f, width: valueW) > 1 ? 2 : 1 }
-            // Give up second lines (from the bottom) until the title has at least one line.
-            var k = fieldLines.count - 1
-            while fieldLines.reduce(0, +) + 1 > avail, k >= 0 { fieldLines[k] = 1; k -= 1 }
-            let titleLines = max(1, min(titleNeed, avail - fieldLines.reduce(0, +)))
-            var y = top
-            y += Txt.flow(&canvas, t.title, x: l.pad, y: y, width: titleW, maxLines: titleLines, p.fg, f, ms: l.ms) + 6
-            canvas.hline(x: l.pad, y: y - 4, w: l.W - 2 * l.pad, color: p.mono ? p.fg : p.track)
-            for (i, field) in fields.enumerated() where y + f.height <= l.H - hintH {
-                Txt.draw(&canvas, field.0, x: l.pad, y: y, p.muted, f, maxWidth: labelW - 4)
-                let ink = field.0 == "Due" && late ? p.flame : p.fg
-                let lines = min(fieldLines[i], (l.H - hintH - y + 2) / lineH)
-                y += Txt.flow(&canvas, field.1, x: l.pad + labelW, y: y, width: valueW, maxLines: max(1, lines), ink, f, ms: l.ms) + 2
+            let titleLines = max(1, min(Txt.lineCount(t.title, f, width: width), (l.bottom - 6 - chipsH - 6 - top + 2) / lineH))
+            let used = Txt.flow(&canvas, t.title, x: l.pad, y: top, width: width, maxLines: titleLines, p.fg, f, ms: l.ms)
+            let cy = min(top + used + 10, l.bottom - 4 - chipsH)
+            for (chip, row, x) in placed {
+                chip.draw(l, &canvas, f, x: l.pad + x, y: cy + row * (Chip.height(f) + 4), maxWidth: width)
             }
         case .paper:
             // The title in the 12×16 face when three lines hold it, else in the 6×8 face (up to
@@ -102,6 +103,51 @@ enum TaskDetailScreen {
                 y += 9
             }
         }
+    }
+}
+
+/// One fact about a task as a pill: an optional glyph and a few words ("16:00", "high priority").
+struct Chip {
+    var glyph: Character?
+    var text: String
+    /// Drawn in the accent (colour) or inverse (1-bit): what needs attention (late).
+    var strong: Bool
+
+    static func height(_ f: TextSize) -> Int { f.height + 4 }
+
+    func width(_ f: TextSize) -> Int { Txt.width(text, f) + (glyph == nil ? 0 : f.advance + 4) + 2 * (f.advance / 2) }
+
+    /// Each chip's row and x, flowing left to right with a 6 px gap; a chip wider than the line
+    /// takes a row of its own (its text shortened).
+    static func layout(_ chips: [Chip], _ f: TextSize, width: Int) -> [(chip: Chip, row: Int, x: Int)] {
+        var out: [(Chip, Int, Int)] = []
+        var row = 0, x = 0
+        for c in chips {
+            let w = min(width, c.width(f))
+            if x > 0 && x + w > width { row += 1; x = 0 }
+            out.append((c, row, x))
+            x += w + 6
+        }
+        return out
+    }
+
+    func draw(_ l: Look, _ c: inout Canvas, _ f: TextSize, x: Int, y: Int, maxWidth: Int) {
+        let p = l.pal
+        let w = min(maxWidth, width(f)), h = Chip.height(f)
+        let ink: RGB565
+        if p.mono {
+            if strong { c.fillRect(x: x, y: y, w: w, h: h, color: p.fg); ink = p.bg }
+            else { c.strokeRect(x: x, y: y, w: w, h: h, color: p.fg); ink = p.fg }
+        } else {
+            c.fillRoundedRect(x: x, y: y, w: w, h: h, radius: h / 2, color: strong ? p.accent : p.panel)
+            ink = strong ? p.onAccent : p.fg
+        }
+        var tx = x + f.advance / 2
+        if let g = glyph {
+            Txt.draw(&c, String(g), x: tx, y: y + 2, strong ? ink : p.muted, f)
+            tx += f.advance + 4
+        }
+        Txt.draw(&c, text, x: tx, y: y + 2, ink, f, maxWidth: x + w - f.advance / 2 - tx)
     }
 }
 

@@ -271,7 +271,7 @@ struct Look {
         switch size { case .square, .wide: 28; case .paper: 20; case .tiny: 10 }
     }
     var rowHeight: Int {
-        switch size { case .square, .wide: 24; case .paper: 12; case .tiny: 9 }
+        switch size { case .square, .wide: 23; case .paper: 12; case .tiny: 9 }
     }
     /// The area below the title bar.
     var content: Rect { Rect(x: 0, y: headerHeight + (big ? 2 : 1), w: W, h: H - headerHeight - (big ? 2 : 1)) }
@@ -379,6 +379,15 @@ struct Look {
         case .glyph(let g):
             Txt.draw(&c, String(g), x: x, y: ty, ink, f)
             x += f.advance + (big ? 4 : 1)
+        case .picture(let item, let badge):
+            let s = big ? 20 : (size == .paper ? 10 : 8)
+            ItemPicture.draw(item, ctx, &c, in: Rect(x: x, y: r.y + (r.h - s) / 2, w: s, h: s), ink: ink,
+                             paper: highlighted ? (big ? pal.accent : pal.fg) : pal.bg)
+            x += s + (big ? 6 : 2)
+            if let g = badge {
+                Txt.draw(&c, String(g), x: x, y: ty, ink, f)
+                x += f.advance + (big ? 4 : 1)
+            }
         }
         var right = r.maxX - pad
         if let rt = row.value, !rt.isEmpty {
@@ -430,8 +439,9 @@ struct Look {
 
     // MARK: Bars and panels
 
-    /// A progress bar filled to `frac` (0...1).
-    func bar(_ c: inout Canvas, _ r: Rect, _ frac: Double, fill: RGB565? = nil) {
+    /// A progress bar filled to `frac` (0...1). `outlined`: a 1 px muted rim around the track on
+    /// colour displays, so an empty bar (a need at 0) still shows where it is.
+    func bar(_ c: inout Canvas, _ r: Rect, _ frac: Double, fill: RGB565? = nil, outlined: Bool = false) {
         let f = frac.isNaN ? 0 : min(max(frac, 0), 1)
         let radius = big ? r.h / 2 : 0
         if pal.mono {
@@ -440,7 +450,12 @@ struct Look {
             if w > 0 { c.fillRect(x: r.x + 2, y: r.y + 2, w: w, h: r.h - 4, color: pal.fg) }
             return
         }
-        c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: radius, color: pal.track)
+        if outlined {
+            c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: radius, color: pal.muted)
+            c.fillRoundedRect(x: r.x + 1, y: r.y + 1, w: r.w - 2, h: r.h - 2, radius: max(0, radius - 1), color: pal.track)
+        } else {
+            c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: radius, color: pal.track)
+        }
         let w = Int((Double(r.w) * f).rounded())
         if w > 0 { c.fillRoundedRect(x: r.x, y: r.y, w: max(w, r.h), h: r.h, radius: radius, color: fill ?? pal.meter) }
     }

@@ -158,16 +158,17 @@ extension Fmt {
     }
 
     /// "now, until 07:10" / "Tue 06:50-07:10" / "no more windows".
-    static func window(_ cm: Commitment, _ s: PetState, _ now: Instant, terse: Bool = false) -> String {
+    /// `weekday`: another day's window starts with its weekday ("Tue 09:55-10:05"), not "tomorrow";
+    /// `repeats: false` leaves out the days it repeats on.
+    static func window(_ cm: Commitment, _ s: PetState, _ now: Instant, terse: Bool = false, weekday: Bool = false,
+                       repeats showRepeats: Bool = true) -> String {
         guard let o = cm.current else { return terse ? "-" : "no more windows" }
         if o.contains(now) { return (terse ? "now-" : "open now, until ") + Fmt.clock(s.clock.local(o.closes)) }
-        if terse {
-            let days = s.clock.day(of: o.opens) - s.clock.day(of: now)
-            let l = s.clock.local(o.opens)
-            return (days == 0 ? "" : weekdays[l.date.weekday] + " ") + Fmt.clock(l)
-        }
-        let start = Fmt.when(o.opens, state: s, now: now)
-        let repeats = cm.plan.schedule.isRecurring ? ", " + days(cm.plan.schedule.weekdays) : ""
+        let ahead = s.clock.day(of: o.opens) - s.clock.day(of: now)
+        let l = s.clock.local(o.opens)
+        if terse { return (ahead == 0 ? "" : weekdays[l.date.weekday] + " ") + Fmt.clock(l) }
+        let start = weekday ? (ahead == 0 ? "" : weekdays[l.date.weekday] + " ") + Fmt.clock(l) : Fmt.when(o.opens, state: s, now: now)
+        let repeats = cm.plan.schedule.isRecurring && showRepeats ? ", " + days(cm.plan.schedule.weekdays) : ""
         return start + "-" + Fmt.clock(s.clock.local(o.closes)) + repeats
     }
 }
