@@ -249,6 +249,11 @@ final class DeviceLoopTests: XCTestCase {
         XCTAssertTrue(loop.canvas.showsText(String(Glyph.phone)))
         loop.noteLink(.disconnected(client: 7))
         try loop.step()
+        // The icon goes; a banner says the link was lost, for 10 s (a deadline of its own).
+        XCTAssertTrue(loop.canvas.showsText("Phone link lost"))
+        XCTAssertLessThanOrEqual(loop.nextDeadlineMs() ?? .max, clock.wallMs + 10_000)
+        clock.advance(ms: 10_000)
+        try loop.step()
         XCTAssertFalse(loop.canvas.showsText(String(Glyph.phone)))
         // Asleep: no reads however long.
         clock.advance(ms: 3_600_000)

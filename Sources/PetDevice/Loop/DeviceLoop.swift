@@ -188,7 +188,9 @@ public final class DeviceLoop {
         }
         try pollGestures()
         serveLinkTransport()
-        let focusRunning = navigator.ui.screen == .focus && app.state.commitments.focus != nil
+        // The focus countdown and the break timer after a session show seconds.
+        let onBreak = navigator.ui.focusResult?.onBreak(at: now) ?? false
+        let focusRunning = navigator.ui.screen == .focus && (app.state.commitments.focus != nil || onBreak)
         let clock = focusRunning ? floorDiv(nowMs, 1000) : floorDiv(nowMs, 60_000)
         if clock != shownClock { needsFrame = true; shownClock = clock }
         // The battery, once a minute while the screen is on (no wake-up of its own).

@@ -406,6 +406,7 @@ public struct Navigator: Sendable {
         ui.power = idle >= Int64(d.sleepAfter) ? .asleep : idle >= Int64(d.dimAfter) ? .dim : .awake
         ui.toasts.removeAll { $0.until <= now }
         if let until = ui.urgeLoggedUntil, now >= until { ui.urgeLogged = nil; ui.urgeLoggedUntil = nil }
+        if let at = ui.linkLostAt, now < at || now - at >= Overlays.linkLostSeconds { ui.linkLostAt = nil }
         if let r = ui.reminder, now - r.due >= config.reminderSeconds { ui.reminder = nil }
         ui.missedBanner = max(0, state.remindersMissed - missedSeen)
         if ui.screen == .today, let id = restoreTodayCursor,

@@ -4,7 +4,7 @@ extension Navigator {
     /// The next instant after `now` at which time alone changes the view: the boot screen ends,
     /// idle goes home, the screen dims or sleeps, a toast or the reminder overlay expires, or
     /// (while the screen is on) the clock on it shows a new minute — or, on the running focus
-    /// screen, a new second. nil: nothing will change until an input or an event. The device
+    /// screen or its break timer, a new second; the urge log's confirmation or the link-lost banner ends. nil: nothing will change until an input or an event. The device
     /// loop sleeps until the earliest of this and its other deadlines.
     ///
     /// While the screen sleeps nothing here needs a wake-up: toasts, the overlay and going home
@@ -28,10 +28,14 @@ extension Navigator {
         }
         for t in ui.toasts { candidates.append(t.until) }
         if let r = ui.reminder { candidates.append(r.due + config.reminderSeconds) }
+        // The urge log's confirmation and the link-lost banner go away on their own.
+        if let u = ui.urgeLoggedUntil { candidates.append(u) }
+        if let at = ui.linkLostAt { candidates.append(at + Overlays.linkLostSeconds) }
         if ui.power != .asleep {
             // What the screen shows changes with the clock: the minute (home, stats, today's due
             // times), or every second on a running focus countdown.
-            if ui.screen == .focus, state.commitments.focus != nil {
+            let onBreak = ui.focusResult?.onBreak(at: now) ?? false
+            if ui.screen == .focus, state.commitments.focus != nil || onBreak {
                 candidates.append(now + 1)
             } else {
                 candidates.append(Instant(floorDiv(now.seconds, 60) &* 60 &+ 60))

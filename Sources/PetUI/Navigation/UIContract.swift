@@ -61,6 +61,10 @@ public struct FocusResult: Sendable, Equatable {
     public var coins: Int
     public var ended: Instant
     public init(minutes: Int, coins: Int, ended: Instant) { self.minutes = minutes; self.coins = coins; self.ended = ended }
+    /// The break after a session: 5 minutes.
+    public static let breakSeconds: Int64 = 5 * 60
+    /// The break after it is running at `now`.
+    public func onBreak(at now: Instant) -> Bool { now >= ended && now - ended < FocusResult.breakSeconds }
 }
 
 /// How a pairing attempt ended.

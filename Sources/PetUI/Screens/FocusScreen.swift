@@ -8,7 +8,7 @@ enum FocusScreen {
     /// The lengths offered (minutes), `ui.focusLength` into it; 25 first highlighted.
     static let lengths = [15, 25, 45, 60]
     /// The break after a completed session.
-    static let breakSeconds: Int64 = 5 * 60
+    static let breakSeconds = FocusResult.breakSeconds
 
     /// The length highlighted (within `lengths`).
     static func length(_ ui: UIState) -> Int { lengths[min(max(0, ui.focusLength), lengths.count - 1)] }

@@ -19,7 +19,7 @@ enum PetCareScreen {
         l.begin(&canvas)
         let s = c.state
         let p = l.pal
-        l.header(&canvas, l.size == .tiny ? s.pet.name : s.pet.name + ", Lv \(s.level)")
+        l.header(&canvas, l.size == .tiny ? s.pet.name + " Lv\(s.level)" : s.pet.name + ", Lv \(s.level)")
         let area = l.content
         let needs = s.needs(at: c.now)
         let mood = s.mood(at: c.now).rawValue
@@ -56,10 +56,10 @@ enum PetCareScreen {
         case .tiny:
             PetScene.draw(c, in: Rect(x: 0, y: area.y + 1, w: 36, h: min(40, l.bottom - area.y - 1)), &canvas, framing: .pet)
             let x = 39, w = l.W - x - 1
-            // Two meters and a line above the two actions (which start at 64 − 8 − 18 = 38).
+            // Two meters above the two actions (which start at 64 − 8 − 18 = 38).
             meter(String(Glyph.food), needs.fullness, x: x, y: area.y, w: w, labelW: 9, face: .small, barH: 6)
             meter(String(Glyph.energy), needs.energy, x: x, y: area.y + 9, w: w, labelW: 9, face: .small, barH: 6)
-            Txt.draw(&canvas, "\(mood) Lv\(s.level)", x: x, y: area.y + 18, p.fg, .small, maxWidth: w)
+            // The mood is the pet's face here; the level is in the title bar.
         }
         if let frame { l.list(&canvas, list, frame: frame) }
     }
