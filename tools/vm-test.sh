@@ -14,6 +14,12 @@
 #              Debian 12 root (cached), booted from an ext4 image with systemd as init; guest-installed.sh checks
 #              the service (READY, a press on the panel, journal, kill -9, watchdog, upgrade, stop, remove/purge).
 #              Needs root (debootstrap, chroot) and: apt-get install debootstrap dpkg-dev e2fsprogs
+#   image-arm64 [IMAGE]  the Raspberry Pi build on an arm64 kernel: the SD-card image (tools/image/build-image.sh;
+#              made first, with the arm64 package, when IMAGE is not given) booted in qemu-system-aarch64 (virt,
+#              TCG) with its own Debian kernel, initramfs and systemd; tools/kernel-loop/boot-image-arm64.sh checks
+#              the first-boot file, then the installed arm64 package: READY, a press on the panel, journal,
+#              kill -9, stop, remove/purge. Needs root (the image) and: apt-get install qemu-system-arm
+#              qemu-user-static binfmt-support debootstrap e2fsprogs dosfstools mtools fdisk xz-utils
 #   SCRIPT     any guest script, with its arguments
 # Builds the kit first if it is missing (~30-40 s; ~750 MB, never committed) under $KLOOP_KIT_DIR, default
 # .build-kernel-loop/kit in the repository (gitignored). Results (logs) go to $KLOOP_RESULTS_DIR, default
@@ -29,7 +35,7 @@ KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit}
 what=${1:-hardware}
 [ $# -gt 0 ] && shift
 case "$what" in
-  -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   hardware)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     BIN=$(cd "$ROOT" && swift build --show-bin-path)
@@ -60,6 +66,18 @@ case "$what" in
     start=$(date +%s.%N); rc=0
     "$KL/boot-installed.sh" "$KIT" "$DEB" "$DEB2" "$RESULTS" "$(cd "$ROOT" && swift build --show-bin-path)/deskpet-hwtest" || rc=$?
     printf 'vm-test: installed finished with status %s in %.1f s wall (%.1f s with the package builds; logs: %s)\n' "$rc" \
+      "$(awk "BEGIN {print $(date +%s.%N) - $start}")" "$(awk "BEGIN {print $(date +%s.%N) - $t0}")" "$RESULTS" >&2
+    exit $rc ;;
+  image-arm64)
+    t0=$(date +%s.%N)
+    log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
+    IMG=${1:-}
+    [ -n "$IMG" ] || IMG=$("$ROOT/tools/image/build-image.sh") || exit 1
+    RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/image-arm64}
+    rm -rf "$RESULTS"; mkdir -p "$RESULTS"
+    start=$(date +%s.%N); rc=0
+    "$KL/boot-image-arm64.sh" "$IMG" "$RESULTS" "$(cd "$ROOT" && swift build --show-bin-path)/deskpet-hwtest" || rc=$?
+    printf 'vm-test: image-arm64 finished with status %s in %.1f s wall (%.1f s with the builds; logs: %s)\n' "$rc" \
       "$(awk "BEGIN {print $(date +%s.%N) - $start}")" "$(awk "BEGIN {print $(date +%s.%N) - $t0}")" "$RESULTS" >&2
     exit $rc ;;
   *) script=$what; name=$(basename "$what" .sh) ;;

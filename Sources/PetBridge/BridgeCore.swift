@@ -54,6 +54,7 @@ public final class BridgeCore {
     private var announcedWith: String?
     private var limiter: RateLimiter
     private var droppedByRate = 0
+    private var droppedByQueue = 0
     private var lastRateLogMs: Int64 = -1_000_000
     /// Commands for the device: waiting, and sent without an answer yet.
     private var queue: [(id: String, command: CommandRouter.DeviceCommand)] = []
@@ -161,7 +162,9 @@ public final class BridgeCore {
         }
         guard queue.count < Self.queueLimit else {
             refused += 1
-            return [.log("mqtt: \(Self.queueLimit) commands wait for the device: \(command.name) dropped")]
+            droppedByQueue += 1
+            guard nowMs - lastRateLogMs >= 1000 else { return [] }
+            return [floodLog(nowMs: nowMs)]
         }
         let id = CommandRouter.commandID(epoch: session.epoch, wrap: session.wrap, mid: mid, topic: topic, payload: payload)
         queue.append((id, command))
@@ -325,10 +328,10 @@ public final class BridgeCore {
         let object: String
         switch type {
         case "task.completed":
-            object = "task"; p["event_type"] = .string("completed")
+            object = "task_completed"; p["event_type"] = .string("completed")
             if let t = body["id"]?.fieldText { p["task"] = .string(t) }
         case "level.reached":
-            object = "level"; p["event_type"] = .string("level_up"); p["level"] = body["level"] ?? .null
+            object = "level_up"; p["event_type"] = .string("level_up"); p["level"] = body["level"] ?? .null
         case "badge.earned":
             object = "badge"; p["event_type"] = .string("badge"); p["badge"] = body["id"] ?? .null
         default: return nil
@@ -368,7 +371,7 @@ public final class BridgeCore {
     /// The periodic refresh (keep-alive) when due; returns the actions and the next deadline.
     public func tick(nowMs: Int64) -> [Action] {
         var out: [Action] = []
-        if droppedByRate > 0, nowMs - lastRateLogMs >= 1000 {
+        if droppedByRate + droppedByQueue > 0, nowMs - lastRateLogMs >= 1000 {
             out.append(floodLog(nowMs: nowMs))
         }
         guard linkUp, nowMs - lastDeviceSendMs >= Self.refreshMs else { return out }
@@ -376,18 +379,21 @@ public final class BridgeCore {
         return out + requestSummary(nowMs: nowMs)
     }
 
+    /// One log line for the commands dropped since the last one (at most one a second).
     private func floodLog(nowMs: Int64) -> Action {
         lastRateLogMs = nowMs
-        let n = droppedByRate
-        droppedByRate = 0
-        return .log("mqtt: command flood: \(n) command(s) dropped (limit \(config.commandsPerSecond)/s, burst \(config.commandBurst))")
+        var parts: [String] = []
+        if droppedByRate > 0 { parts.append("\(droppedByRate) over the limit of \(config.commandsPerSecond)/s, burst \(config.commandBurst)") }
+        if droppedByQueue > 0 { parts.append("\(droppedByQueue) while \(Self.queueLimit) waited for the device") }
+        droppedByRate = 0; droppedByQueue = 0
+        return .log("mqtt: command flood: dropped " + parts.joined(separator: "; "))
     }
 
     /// When `tick` has something to do: the link's refresh, or the count of a flood's dropped
     /// commands (logged once a second).
     public func nextDeadlineMs() -> Int64? {
         var d: Int64? = linkUp ? lastDeviceSendMs + Self.refreshMs : nil
-        if droppedByRate > 0 { d = min(d ?? Int64.max, lastRateLogMs + 1000) }
+        if droppedByRate + droppedByQueue > 0 { d = min(d ?? Int64.max, lastRateLogMs + 1000) }
         return d
     }
 

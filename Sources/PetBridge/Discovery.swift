@@ -33,8 +33,8 @@ public struct Discovery: Sendable {
     public static let allKeys = ["A", "B", "C", "D", "UP", "DOWN", "LEFT", "RIGHT", "CENTRE"]
     /// Event entities: object id, event types, the device event types that feed them.
     public static let events: [(object: String, name: String, types: [String])] = [
-        ("task", "Task completed", ["completed"]), ("reminder", "Reminder", ["reminder"]),
-        ("level", "Level up", ["level_up"]), ("badge", "Badge", ["badge"]),
+        ("task_completed", "Task completed", ["completed"]), ("reminder", "Reminder", ["reminder"]),
+        ("level_up", "Level up", ["level_up"]), ("badge", "Badge", ["badge"]),
     ]
 
     private func device(pet: String) -> JSONValue {

@@ -124,7 +124,13 @@ public final class MQTTClient {
     /// Returns a note when the first attempt failed (the thread keeps trying).
     public func start(keepalive: Int) throws(BridgeError) -> String? {
         let rc = mosquitto_connect_async(mosq, host, port, Int32(keepalive))
+        // The network thread inherits a mask without SIGINT/SIGTERM: the signals stop the
+        // bridge's own thread (which then says offline and disconnects cleanly), never its I/O.
+        var block = sigset_t(), old = sigset_t()
+        sigemptyset(&block); sigaddset(&block, SIGINT); sigaddset(&block, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &block, &old)
         let lrc = mosquitto_loop_start(mosq)
+        pthread_sigmask(SIG_SETMASK, &old, nil)
         guard lrc == Int32(MOSQ_ERR_SUCCESS.rawValue) else { throw .mqtt(what: "network thread", reason: String(cString: mosquitto_strerror(lrc))) }
         started = true
         if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {

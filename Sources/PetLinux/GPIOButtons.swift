@@ -103,7 +103,7 @@ public final class GPIOButtons: InputSource {
         if let e = pending { pending = nil; throw e }
         guard epollFD >= 0 else { return [] }
         var ready = [epoll_event](repeating: epoll_event(), count: max(1, requests.count))
-        let n = ready.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), 0) }
+        let n = ready.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress!, Int32($0.count), 0) }
         if n < 0 {
             if errno == EINTR { return [] }
             throw LinuxError.make(name, "check the button lines", errno: errno, kind: .other)

@@ -3,6 +3,12 @@ import Glibc
 #endif
 import PetDevice
 
+#if !compiler(>=6.2)
+// Swift 6.0/6.1 (Debian 13's swiftlang builds the arm64 package) have no SendableMetatype; there every
+// metatype is usable across isolation, so requiring nothing is the same constraint.
+typealias SendableMetatype = Any
+#endif
+
 /// What a pattern player drives: a buzzer or an LED. Called only on the player's thread.
 protocol PatternOutput: AnyObject, SendableMetatype {
     associatedtype Step: Sendable

@@ -39,9 +39,10 @@ extension Inspector {
         let id = String(path[path.index(path.startIndex, offsetBy: 6)..<dot])
         let field = String(path[path.index(after: dot)...])
         if field == "checked" { return s.checkedToday.contains(id) ? "yes" : "no" }
-        guard let habit = h.habits[id] ?? h.archived[id] else { return field == "state" ? "none" : nil }
+        if field == "state" { return h.habits[id] != nil ? "active" : h.archived[id] != nil ? "archived" : "none" }
+        // A removed habit keeps only its id live (its text is in the journal).
+        guard let habit = h.habits[id] else { return nil }
         switch field {
-        case "state": return h.habits[id] != nil ? "active" : "archived"
         case "text": return habit.text
         case "reminder": return habit.reminderOn ? habit.reminderMinute.map(hhmm) ?? "off" : "off"
         case "editable": return device.now >= habit.editableFrom ? "yes" : "no"

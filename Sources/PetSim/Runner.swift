@@ -265,6 +265,8 @@ public final class ScenarioRunner {
             device.linkStandIn.phoneConnected = on ? true : nil
         case .deviceBattery(let pct):
             device.loop.batteryPercent = pct
+        case .deviceFirstRun(let on):
+            device.loop.firstRun = on
         }
     }
 

@@ -57,6 +57,9 @@ public struct Scenario: Sendable {
         /// (`device link on|off`) and the battery's charge (`device battery 0…100|none`).
         case deviceLink(Bool)
         case deviceBattery(Int?)
+        /// The board shows the first run after a boot until it is done (`device first-run on|off`),
+        /// as the daemon does.
+        case deviceFirstRun(Bool)
     }
 
     public enum Op: String, Sendable, CaseIterable {
@@ -365,15 +368,19 @@ public enum ScenarioParser {
         case "echo": return .echo(args.joined(separator: " "))
         case "serve": return .serve(try duration())
         case "device":
-            guard args.count == 2 else { throw Problem(message: "device takes two words: 'device link on|off' or 'device battery 0-100|none'") }
+            guard args.count == 2 else {
+                throw Problem(message: "device takes two words: 'device link on|off', 'device battery 0-100|none' or 'device first-run on|off'")
+            }
             switch (args[0], args[1]) {
             case ("link", "on"): return .deviceLink(true)
             case ("link", "off"): return .deviceLink(false)
             case ("battery", "none"): return .deviceBattery(nil)
+            case ("first-run", "on"): return .deviceFirstRun(true)
+            case ("first-run", "off"): return .deviceFirstRun(false)
             case ("battery", let v):
                 guard let n = Int(v), (0...100).contains(n) else { throw Problem(message: "device battery takes 0-100 or none (got '\(v)')") }
                 return .deviceBattery(n)
-            default: throw Problem(message: "device takes 'link on|off' or 'battery 0-100|none' (got '\(args.joined(separator: " "))')")
+            default: throw Problem(message: "device takes 'link on|off', 'battery 0-100|none' or 'first-run on|off' (got '\(args.joined(separator: " "))')")
             }
         default:
             throw Problem(message: "unknown step '\(head)' (start, time, advance, off, press, hold, double, joystick, chord, send, reject, expect, snapshot, export, restart, echo, serve, device)")

@@ -20,6 +20,7 @@ func synthesiseJournal(_ db: String, events: Int) throws -> (commands: Int, task
     func rows(_ events: [Event]) throws -> [EventRow] { try events.map { try JournalCodec.row($0, clock: engine.state.clock) } }
     var at = start2026
     var round = 0, commands = 0
+    let t0 = monoNs()
     while engine.state.eventCount < events {
         var groups: [(command: CommandRow?, events: [EventRow])] = []
         for _ in 0..<500 {
@@ -44,7 +45,9 @@ func synthesiseJournal(_ db: String, events: Int) throws -> (commands: Int, task
             }
         }
         _ = try wrapStore { () throws(StoreError) in try store.appendBatch(groups) }
-        if round % 20_000 == 0 { progress("  \(engine.state.eventCount) events") }
+        if round % 20_000 == 0 {
+            progress("  \(engine.state.eventCount) of \(events) events, \(f(Double(monoNs() - t0) / 1e9, 1)) s")
+        }
     }
     return (commands, round)
 }

@@ -52,7 +52,7 @@ final class BridgeCoreTests: XCTestCase {
         let objects = Set(configs.map { $0.topic.split(separator: "/")[3] })
         for o in ["coins", "level", "xp_to_next", "streak", "mood", "fullness", "energy", "tasks_due_today", "tasks_overdue",
                   "habits_done_today", "focus_minutes_left", "last_urge", "reminder_waiting", "paused", "link", "mute", "pause",
-                  "brightness", "feed", "focus", "add_task", "task", "reminder", "level", "badge",
+                  "brightness", "feed", "focus", "add_task", "task_completed", "reminder", "level_up", "badge",
                   "button_a_tap", "button_b_hold", "button_c_double_tap"] {
             XCTAssertTrue(objects.contains(Substring(o)), "entity \(o) announced")
         }
@@ -191,11 +191,28 @@ final class BridgeCoreTests: XCTestCase {
         XCTAssertEqual(core.nextDeadlineMs(), 6000, "the rest of the count is logged a second later")
         let rest = core.tick(nowMs: 6000).compactMap { if case .log(let l) = $0 { l } else { nil } }
         XCTAssertEqual(rest.count, 1)
-        XCTAssertTrue(rest.first?.contains("189 command(s) dropped") ?? false, "\(rest)")
+        XCTAssertTrue(rest.first?.contains("dropped 189 over the limit") ?? false, "\(rest)")
         // One second later: 5 more tokens.
         var later = 0
         for i in 0..<20 { later += sent(core.mqttMessage(topic: "deskpet/deskpet/focus/press", payload: Array("PRESS".utf8), mid: Int32(2000 + i), nowMs: 6000)).count }
         XCTAssertEqual(later, 5)
+    }
+
+    func testCommandsBeyondTheQueueAreDroppedWithOneLogLineASecond() throws {
+        var c = BridgeConfig()
+        c.commandsPerSecond = 1000; c.commandBurst = 1000
+        let (core, _) = try connected(c)
+        _ = core.linkLost(reason: "test")
+        var logs: [String] = []
+        for i in 0..<(BridgeCore.queueLimit + 50) {
+            for a in core.mqttMessage(topic: "deskpet/deskpet/focus/press", payload: Array("PRESS".utf8), mid: Int32(3000 + i), nowMs: 9000) {
+                if case .log(let l) = a { logs.append(l) }
+            }
+        }
+        XCTAssertEqual(core.queuedCommands, BridgeCore.queueLimit)
+        XCTAssertEqual(logs.count, 1)
+        let rest = core.tick(nowMs: 10_000).compactMap { if case .log(let l) = $0 { l } else { nil } }
+        XCTAssertTrue(rest.first?.contains("dropped 49 while 256 waited") ?? false, "\(rest)")
     }
 
     func testEventsAreAcknowledgedBeforeTheResumePointMoves() throws {
@@ -207,7 +224,7 @@ final class BridgeCoreTests: XCTestCase {
         }
         let a6 = core.deviceMessage(ev(6, "task.completed", ["id": .string("t1"), "title": .string("Secret plan")]), nowMs: 1)
         let p6 = try XCTUnwrap(publishes(a6).first)
-        XCTAssertEqual(p6.topic, "deskpet/deskpet/event/task")
+        XCTAssertEqual(p6.topic, "deskpet/deskpet/event/task_completed")
         XCTAssertFalse(p6.retain)
         XCTAssertFalse(p6.payload.contains("Secret"))
         XCTAssertEqual(try json(p6.payload)["event_type"] as? String, "completed")

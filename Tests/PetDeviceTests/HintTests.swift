@@ -36,7 +36,10 @@ extension InputLayoutTests {
         case .edit: ok = a.editingSetting && !b.editingSetting
         case .save: ok = !a.editingSetting && effects.contains { if case .send = $0 { true } else { false } }
         case .cancel: ok = effects.isEmpty && ((b.editingSetting && !a.editingSetting) || (b.urgeOutcome != nil && a.urgeOutcome == nil))
-        case .nextStep: ok = a.urgeOutcome != nil && b.urgeOutcome == nil
+        case .nextStep:
+            ok = (a.urgeOutcome != nil && b.urgeOutcome == nil) || (b.screen == .firstRun && a.firstRunStep == b.firstRunStep + 1)
+        case .skip:
+            ok = a.screen == .home && effects.contains { if case .send(.setDevice(let d)) = $0 { d.welcomeDone } else { false } }
         case .first: ok = a.cursor == 0 && a.screen == .home
         case .dismissTip:
             ok = effects.contains { if case .send(.setDevice(let d)) = $0 { d.holdTipDone } else { false } }
@@ -139,7 +142,8 @@ extension InputLayoutTests {
         XCTAssertEqual(nav(.joystick, .shop).view.hintText, "^ up   v down   > tab   hold OK buy   < back")
         XCTAssertEqual(nav(.fourButtons, .stats).view.hintText, "A prev   D next   C back")
         XCTAssertEqual(nav(.threeButtons, .stats).view.hintText, "A prev   B next   C back")
-        XCTAssertEqual(nav(.threeButtons, .focus).view.hintText, "B start   C back")
+        // Focus without a session: choose a length (up/down), then start.
+        XCTAssertEqual(nav(.threeButtons, .focus).view.hintText, "A up   2xA down   B start   C back")
         var s = nav(.threeButtons, .settings)
         _ = s.handle(NavPress(.next), state: state, now: now)
         XCTAssertEqual(s.view.hintText, "A up   AA down   B edit   C back")

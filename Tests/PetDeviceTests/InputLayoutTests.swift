@@ -167,6 +167,8 @@ final class InputLayoutTests: XCTestCase {
         case .taskDetail: k += "|d\(u.detailTaskID ?? "")"
         case .urgeLog: k += "|u\(u.urgeTrigger),\(u.urgeOutcome ?? -1)"
         case .settings: k += "|e\(u.editingSetting),\(u.editValue)"
+        case .focus: k += "|l\(u.focusLength)"
+        case .firstRun: k += "|f\(u.firstRunStep),\(u.firstRunChoice)"
         default: break
         }
         return k
@@ -174,7 +176,10 @@ final class InputLayoutTests: XCTestCase {
 
     func search(_ layout: InputLayout) throws -> (screens: Set<ScreenID>, actions: Set<String>, states: Int) {
         let (state, now) = try fixture()
-        let start = Navigator(state: state, now: now, config: layout.navigatorConfig(profile: .square240))
+        // A new device: the boot screen leads to the first run (which reaches home when skipped or done).
+        var config = layout.navigatorConfig(profile: .square240)
+        config.firstRun = true
+        let start = Navigator(state: state, now: now, config: config)
         var seen: Set<String> = [key(start.ui)]
         var queue = [start]
         var screens: Set<ScreenID> = [start.ui.screen]

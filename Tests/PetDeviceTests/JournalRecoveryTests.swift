@@ -41,11 +41,19 @@ final class JournalRecoveryTests: XCTestCase {
         guard case .failure(let recovery) = opened else { return XCTFail("the bad row was folded", file: file, line: line) }
         XCTAssertEqual(recovery.seq, seq, recovery.detail, file: file, line: line)
         XCTAssertTrue(recovery.detail.contains(mentions), recovery.detail, file: file, line: line)
-        XCTAssertTrue(recovery.screenLines.contains("Journal row \(seq)"), file: file, line: line)
-        // The recovery screen draws on every display size.
+        XCTAssertTrue(recovery.screenLines.contains { $0.contains("Entry \(seq) ") }, file: file, line: line)
+        // The recovery screen draws on every display size, in the owner's words (what happened, that
+        // nothing is lost, what to do), every line inside the panel, in the display's legible face.
         for (w, h) in [(240, 240), (320, 240), (128, 64), (250, 122)] {
             let canvas = recovery.render(width: w, height: h)
-            XCTAssertTrue(canvas.showsText("Recovery mode"), file: file, line: line)
+            let text = canvas.textRuns.map(\.text).joined(separator: " ")
+            for words in ["can't read", "\(seq)", "Nothing is lost", "update DeskPet", "deskpetctl export"] {
+                XCTAssertTrue(text.contains(words), "\(w)x\(h): '\(words)' not in \(text)", file: file, line: line)
+            }
+            for run in canvas.textRuns {
+                XCTAssertTrue(canvas.bounds.contains(run.rect), "\(w)x\(h): '\(run.text)' at \(run.rect)", file: file, line: line)
+                if h >= 240 { XCTAssertGreaterThanOrEqual(run.rect.h, 16, "\(w)x\(h): '\(run.text)' is not legible", file: file, line: line) }
+            }
         }
         // Export still works: every row exactly as stored, the bad one named.
         let json = try JSONSerialization.jsonObject(with: Data(try recovery.export(store: store))) as? [String: Any]

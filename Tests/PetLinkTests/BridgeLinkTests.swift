@@ -76,6 +76,16 @@ final class BridgeLinkTests: XCTestCase {
         XCTAssertFalse(try h.messages(1).contains { $0["type"] as? String == "button" })
     }
 
+    func testATaskReminderPushesTheQueueAtOnce() throws {
+        let h = try Harness()
+        try h.pair(1)
+        try h.send(1, #"{"type":"command","id":"c1","name":"task.create","fields":{"task":"t1","title":"Call","reminders":"+1m"}}"#)
+        _ = try h.messages(1)
+        try h.sim.wait(ms: 61_000)
+        let items = try XCTUnwrapValue(try h.last(1, type: "reminders")?["items"] as? [[String: Any]])
+        XCTAssertEqual(items.first?["id"] as? String, "task:t1:0", "pushed when the reminder fires, not at the next connection")
+    }
+
     func testTheChordIsNotReported() throws {
         let h = try Harness()
         try h.pair(1)

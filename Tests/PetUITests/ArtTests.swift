@@ -108,7 +108,8 @@ final class ArtTests: XCTestCase {
         let blinking = stride(from: Int64(0), to: 6300, by: 10).filter { face($0) == "blink" }.count
         XCTAssertEqual(blinking, 45)
         // E-paper shows the still first picture at any instant.
-        XCTAssertEqual(PetAnimator.pose(s, at: base + 2850, mood: "sad", animates: false).face, "sad")
+        // (A sad mood while idle is the worried pose: its first picture has the worried face.)
+        XCTAssertEqual(PetAnimator.pose(s, at: base + 2850, mood: "sad", animates: false).face, "worried")
     }
 
     func testActivityFromTheStateAtGivenInstants() {
@@ -135,6 +136,27 @@ final class ArtTests: XCTestCase {
         XCTAssertEqual(act(nudged, ms + 30_000), .idle)
         // Asleep wins over everything.
         XCTAssertEqual(act(ArtFixture.state { $0.paused = true; $0.lastCelebration = t }, ms, levelUp: true), .sleeping)
+        // A completion while a reminder is being pointed out: the dance wins, and with a happy face
+        // even when the mood is sad (a celebration is never drawn over a worried face).
+        let both = ArtFixture.state {
+            $0.reminders.last = Reminder(id: "n", source: .task, ref: "t1", due: t, solicited: true); $0.lastCelebration = t
+        }
+        XCTAssertEqual(act(both, ms + 100), .dance)
+        XCTAssertEqual(act(both, ms + 20_000), .nudging)
+        for step in stride(from: Int64(0), to: 1600, by: 200) {
+            let face = PetAnimator.pose(both, at: ms + step, mood: "sad").face
+            XCTAssertTrue(["happy", "excited"].contains(face), "dance at +\(step) ms shows \(face)")
+        }
+        // Petted: 4 s of its own pose, then what was going on.
+        let petted = ArtFixture.state { $0.lastPetting = t }
+        XCTAssertEqual(act(petted, ms + 3_999), .petted)
+        XCTAssertEqual(act(petted, ms + 4_000), .idle)
+        XCTAssertEqual(PetAnimator.pose(petted, at: ms, mood: "happy").body, "petted")
+        // A sad mood while idle is the worried pose; any other activity keeps its own face.
+        XCTAssertEqual(PetAnimator.pose(ArtFixture.state(), at: ms, mood: "sad").activity, .worried)
+        XCTAssertEqual(PetAnimator.pose(ArtFixture.state(), at: ms, mood: "sad").face, "worried")
+        XCTAssertEqual(PetAnimator.pose(ArtFixture.state(), at: ms, mood: "happy").activity, .idle)
+        XCTAssertEqual(PetAnimator.pose(fed, at: ms, mood: "sad").activity, .eating)
         // The dance starts at its own first step when the completion happens.
         XCTAssertEqual(PetAnimator.pose(done, at: ms, mood: "happy").step, 0)
         XCTAssertEqual(PetAnimator.pose(done, at: ms + 200, mood: "happy").step, 1)
@@ -148,10 +170,10 @@ final class ArtTests: XCTestCase {
         let hatted = ArtFixture.render(ArtFixture.state { $0.shop.worn = ["hat": "party-hat"] })
         let changed = try XCTUnwrap(hatted.changedRect(from: plain))
         // Only the pet's 36×40 part fits the 144×160 rect, at scale 4: stage (x, y) is canvas
-        // (4x − 72, 4y). The body's top is stage row 13 (canvas 52); the party hat covers the two
-        // top rows of the head and the 7 rows above, stage x 32–39 (its outer outline pixels
-        // fall on the head's own outline).
-        XCTAssertEqual(changed, Rect(x: 56, y: 24, w: 32, h: 36))
+        // (4x − 72, 4y). The ear tips are stage row 12; the party hat stands between the ears on
+        // the `hat` point (5 rows down): its 9 rows are stage rows 8–16, its 10 columns stage x
+        // 31–40 — the ears and the rest of the body are untouched.
+        XCTAssertEqual(changed, Rect(x: 52, y: 32, w: 40, h: 36))
     }
 
     func testGlassesScarfSkinAndColourChangePixels() {

@@ -238,7 +238,7 @@ final class NavigatorTests: XCTestCase {
         XCTAssertEqual(NavRows.shop(tab: 0).first?.id, "apple")
         XCTAssertEqual(NavRows.settings(hasChord: true).count, 9)
         XCTAssertEqual(NavRows.settings(hasChord: false).last, .factoryReset)
-        XCTAssertEqual(NavRows.menu.count, ScreenID.allCases.count - 3, "every screen but boot, home and task detail")
+        XCTAssertEqual(NavRows.menu.count, ScreenID.allCases.count - 4, "every screen but boot, home, task detail and first run")
     }
 
     // MARK: - Home's card: open tasks, then today's unchecked habits (docs/navigation.md)

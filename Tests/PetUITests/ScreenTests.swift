@@ -95,7 +95,7 @@ final class ScreenTests: XCTestCase {
             "stats1": ["2/3", "today"],
             "stats2": ["3/3"],
             "focus": ["Focus"],
-            "focus-idle": ["Start 25 min"],
+            "focus-idle": ["25 min"],
             "urge-log": ["Urge log", "Time of day"],
             "urge-outcome": ["Resisted", "Gave in"],
             "commitments": ["jar", "06:50", "Wake"],
@@ -158,7 +158,7 @@ final class ScreenTests: XCTestCase {
             XCTAssertTrue(render(.today, p, .light, state: fresh).showsText("Daily movement"), "\(p)")
             XCTAssertTrue(render(.commitments, p, .dark, state: fresh).showsText("No commitments"), "\(p)")
             XCTAssertTrue(render(.wardrobe, p, .dark, state: fresh).showsText("Nothing yet"), "\(p)")
-            XCTAssertTrue(render(.focus, p, .dark, state: fresh).showsText("Start 25 min"), "\(p)")
+            XCTAssertTrue(render(.focus, p, .dark, state: fresh).showsText("25 min"), "\(p)")
             var missing = UIFixture.ui(for: .taskDetail); missing.detailTaskID = "nope"
             XCTAssertTrue(render(.taskDetail, p, .light, state: fresh, ui: missing).showsText("Task not found"), "\(p)")
             var noCode = UIFixture.ui(for: .pairing); noCode.pairingCode = nil

@@ -36,6 +36,8 @@ enum UIFixture {
             ui.urgeTrigger = 2
         case .settings: ui.cursor = 2
         case .pairing: ui.pairingCode = "482913"
+        case .firstRun: ui.firstRunStep = 1; ui.firstRunChoice = 1
+        case .petCare: ui.cursor = 0
         case .home, .focus, .commitments: break
         }
         return ui

@@ -152,6 +152,8 @@ public struct Engine: Sendable {
         if state.reminders.unsolicitedShown.keys.contains(where: { $0 <= horizon }) {
             state.reminders.unsolicitedShown = state.reminders.unsolicitedShown.filter { $0.key > horizon }
         }
+        // Old days' stats roll up into months and years (docs/domain.md#stats).
+        state.stats.rollUp(closedDay: r.day)
         for (k, t) in state.tasks where !t.isOpen {
             let finished = t.completedAt.map { state.clock.day(of: $0) } ?? t.missedDay ?? r.day
             let dueDay = t.due.map { state.clock.day(of: $0) } ?? finished

@@ -36,6 +36,12 @@ enum NoCommands: CommandTable {
     static func parse(name: String, _ f: CommandParser.Fields) throws(DomainError) -> Action? { nil }
 }
 
+#if !compiler(>=6.2)
+// Swift 6.0/6.1 (Debian 13's swiftlang builds the arm64 package) have no SendableMetatype; there every
+// metatype is usable across isolation, so requiring nothing is the same constraint.
+typealias SendableMetatype = Any
+#endif
+
 /// One part of the domain, as seen by the engine. All hooks are static and work on the engine
 /// passed in (its `state`, `emit`, `say`, `notify`…); every hook but the two `claim`s has a
 /// default that does nothing.

@@ -179,7 +179,13 @@ extension Engine {
             state.habits.habits[id]?.reminderMinute = minute
             state.habits.habits[id]?.reminderOn = on
         case .removed(let id):
-            if let h = state.habits.habits.removeValue(forKey: id) { state.habits.archived[id] = h }
+            if state.habits.habits.removeValue(forKey: id) != nil {
+                state.habits.archived[id] = at
+                if state.habits.archived.count > HabitRules.maxArchived,
+                   let oldest = state.habits.archived.min(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key {
+                    state.habits.archived[oldest] = nil
+                }
+            }
             state.habits.order.removeAll { $0 == id }
             state.habits.checks.remove(id)
         case let .checked(item, day):

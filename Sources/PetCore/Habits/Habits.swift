@@ -79,6 +79,8 @@ public enum HabitReminderChange: Sendable, Equatable {
 
 public enum HabitRules {
     public static let maxActive = 12
+    /// Removed habits whose ids stay taken (the oldest removal is forgotten beyond this).
+    public static let maxArchived = 256
     public static let textLength = 1...140
     /// At most 4 bytes of UTF-8 per character allowed (docs/domain.md, "Text").
     public static let textMaxBytes = 560
@@ -296,8 +298,11 @@ public struct HabitState: Codable, Sendable, Equatable {
     /// Active habits by id, and their ids in creation order (the checklist order).
     public var habits: [String: Habit] = [:]
     public var order: [String] = []
-    /// Removed habits (ids stay taken so the journal never names two habits alike).
-    public var archived: [String: Habit] = [:]
+    /// Removed habits: their ids (taken, so the journal never names two live habits alike) and
+    /// when each was removed. Their text leaves the live state (it stays in the journal); only
+    /// the latest `HabitRules.maxArchived` are kept, so adding and removing for years does not
+    /// grow the state.
+    public var archived: [String: Instant] = [:]
     /// Boxes checked on `checksDay` (habit ids, `movement`, `observation`).
     public var checks: Set<String> = []
     public var checksDay = 0

@@ -16,10 +16,14 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     /// with the other settings (in the journal), so it survives a restart; written only once true,
     /// so older journals and the phone's settings messages read as before.
     public var holdTipDone = false
+    /// The first run (meet the pet, name it, the clock, the buttons, pairing) was finished or
+    /// skipped: it never shows again. Journaled like `holdTipDone` (written only once true), so a
+    /// replay knows, and older journals read as before.
+    public var welcomeDone = false
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case theme, sound, brightness, dimAfter, sleepAfter, holdTipDone }
+    enum CodingKeys: String, CodingKey { case theme, sound, brightness, dimAfter, sleepAfter, holdTipDone, welcomeDone }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -29,6 +33,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
         dimAfter = try c.decode(Int.self, forKey: .dimAfter)
         sleepAfter = try c.decode(Int.self, forKey: .sleepAfter)
         holdTipDone = try c.decodeIfPresent(Bool.self, forKey: .holdTipDone) ?? false
+        welcomeDone = try c.decodeIfPresent(Bool.self, forKey: .welcomeDone) ?? false
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -39,6 +44,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
         try c.encode(dimAfter, forKey: .dimAfter)
         try c.encode(sleepAfter, forKey: .sleepAfter)
         if holdTipDone { try c.encode(true, forKey: .holdTipDone) }
+        if welcomeDone { try c.encode(true, forKey: .welcomeDone) }
     }
 
     public static let brightnessRange = 10...100

@@ -16,9 +16,14 @@ extension PetState {
         s.appTime.history.removeAll { hidden.contains($0.challenge.app) }
         s.appTime.privateApps = []
         s.commitments.focus?.blocked.removeAll { hidden.contains($0) }
-        for (day, d) in s.stats.days where d.appMinutes.keys.contains(where: hidden.contains) {
-            s.stats.days[day]?.appMinutes = d.appMinutes.filter { !hidden.contains($0.key) }
+        func strip(_ records: inout [Int: DayStats]) {
+            for (key, d) in records where d.appMinutes.keys.contains(where: hidden.contains) {
+                records[key]?.appMinutes = d.appMinutes.filter { !hidden.contains($0.key) }
+            }
         }
+        strip(&s.stats.days)
+        strip(&s.stats.months)
+        strip(&s.stats.years)
         return s
     }
 }

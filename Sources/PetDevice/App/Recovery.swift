@@ -28,29 +28,19 @@ public struct JournalRecovery: Error, Sendable, Equatable {
                       reason: "can't be read: the device is in recovery mode and changes nothing (export, then update DeskPet)")
     }
 
-    /// What the recovery screen says, line by line (short enough for the smallest display).
+    /// What the recovery screen says (PetUI's `RecoveryScreen`): what happened, that nothing is
+    /// lost, what to do — in the owner's words, not the journal's.
     public var screenLines: [String] {
-        [
-            "Recovery mode",
-            seq.map { "Journal row \($0)" } ?? "The journal",
-            "can't be read.",
-            "Nothing is lost or",
-            "changed. Export it:",
-            "deskpetctl export",
-            "then update DeskPet",
-            "(docs/storage.md).",
-        ]
+        let t = RecoveryScreen.lines(row: seq, tiny: false)
+        return [t.title, t.what, t.safe, t.todo]
     }
 
-    /// The recovery screen drawn for a display.
+    /// The recovery screen drawn for a display (PetUI's `RecoveryScreen`: the owner's words in
+    /// the display's legible face; a size not in `DisplayProfile.all` is drawn as the nearest kind).
     public func render(width: Int, height: Int) -> Canvas {
-        var canvas = Canvas(width: width, height: height, background: .black)
-        let face: FontFace = .small
-        let lineHeight = max(9, height / max(1, screenLines.count))
-        for (i, line) in screenLines.enumerated() {
-            canvas.drawText(line, x: 2, y: 2 + i * lineHeight, color: i == 0 ? RGB565(r: 255, g: 200, b: 0) : .white, face: face)
-        }
-        return canvas
+        let profile = DisplayProfile.all.first { $0.width == width && $0.height == height }
+            ?? DisplayProfile(id: "\(width)x\(height)", width: width, height: height, kind: height <= 64 ? .mono : .colour)
+        return RecoveryScreen.render(profile, row: seq)
     }
 
     /// Shows the recovery screen on the board's panel (whole, full refresh on e-paper).

@@ -68,11 +68,24 @@ public enum PanelSurface: Sendable {
         format.isMonochrome ? .mono(MonoCanvas(from: canvas)) : .colour(canvas)
     }
 
+    /// The same, from the surface of an earlier frame of `canvas` (`previous`) when the canvas
+    /// changed only inside `damage` (nil: anywhere): a 1-bit panel's conversion is redone only there.
+    public static func of(_ canvas: Canvas, format: PixelFormat, previous: PanelSurface?, damage: [Rect]?) -> PanelSurface {
+        guard format.isMonochrome, let damage, case .mono(let m)? = previous else { return of(canvas, format: format) }
+        return .mono(m.updated(from: canvas, in: damage))
+    }
+
     /// The rectangles that differ from `shown` (nil: the panel's content is unknown, so the whole
     /// surface). Colour: a few bands (`FrameDiff`); 1-bit: the one rectangle holding every change.
-    public func changedRects(from shown: PanelSurface?) -> [Rect] {
+    public func changedRects(from shown: PanelSurface?) -> [Rect] { changedRects(from: shown, within: nil) }
+
+    /// The same, looking only inside `areas` when given (the canvas's damage since `shown` was
+    /// sent: pixels outside them are known to be unchanged; Damage.swift).
+    public func changedRects(from shown: PanelSurface?, within areas: [Rect]?) -> [Rect] {
         switch (self, shown) {
-        case let (.colour(new), .colour(old)?): return FrameDiff.changedRects(from: old, to: new)
+        case let (.colour(new), .colour(old)?):
+            if let areas { return FrameDiff.changedRects(from: old, to: new, within: areas) }
+            return FrameDiff.changedRects(from: old, to: new)
         case let (.mono(new), .mono(old)?): return new.changedRect(from: old).map { [$0] } ?? []
         default: return bounds.isEmpty ? [] : [bounds]
         }

@@ -11,6 +11,8 @@ public struct PanelPipeline: Sendable {
     /// is sent whole).
     public private(set) var shown: PanelSurface?
     public private(set) var refresher = EPaperRefresher()
+    /// A 1-bit panel: the conversion of the last frame made (the next one converts only its damage).
+    var converted: PanelSurface?
     /// Totals since start: frames handed to the panel and their bytes.
     public private(set) var framesSent = 0
     public private(set) var bytesSent = 0
@@ -21,9 +23,12 @@ public struct PanelPipeline: Sendable {
     }
 
     /// The frame to flush for `canvas` at `nowMs`, or nil when the panel already shows it.
-    public mutating func frame(for canvas: Canvas, nowMs: Int64) -> PanelFrame? {
-        let surface = PanelSurface.of(canvas, format: format)
-        let changed = surface.changedRects(from: shown)
+    /// `damage`: where the canvas changed since the last frame this pipeline made for it
+    /// (`Canvas.takeDamage`); only there is it compared with the panel's picture. Nil: anywhere.
+    public mutating func frame(for canvas: Canvas, damage: [Rect]? = nil, nowMs: Int64) -> PanelFrame? {
+        let surface = PanelSurface.of(canvas, format: format, previous: converted, damage: damage)
+        converted = format.isMonochrome ? surface : nil
+        let changed = surface.changedRects(from: shown, within: damage)
         if isEPaper {
             let union = changed.reduce(nil as Rect?) { acc, r in acc.map { $0.union(r) } ?? r }
             switch refresher.decide(changed: union, nowMs: nowMs) {
@@ -38,7 +43,15 @@ public struct PanelPipeline: Sendable {
 
     /// The panel took `frame`: it now shows its surface.
     public mutating func flushed(_ frame: PanelFrame) {
-        shown = frame.surface
+        // A colour picture is kept as a copy updated where the frame wrote (sharing the
+        // renderer's pixels would make its next frame copy them all).
+        if case .colour(let new) = frame.surface, case .colour(var old)? = shown, old.width == new.width, old.height == new.height {
+            shown = nil
+            old.copyPixels(from: new, in: frame.rects.map(\.area))
+            shown = .colour(old)
+        } else {
+            shown = frame.surface
+        }
         framesSent += 1
         bytesSent += frame.byteCount
     }
@@ -46,6 +59,7 @@ public struct PanelPipeline: Sendable {
     /// The panel's content is unknown (power-on, a failed write): the next frame goes whole.
     public mutating func invalidate() {
         shown = nil
+        converted = nil
         refresher = EPaperRefresher()
     }
 }

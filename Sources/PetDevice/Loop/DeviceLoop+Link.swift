@@ -53,7 +53,10 @@ extension DeviceLoop: LinkHost {
         case .disconnected(let c): linkClients.remove(c)
         case .frame: break
         }
-        if linkClients.isEmpty != before { needsFrame = true }
+        if linkClients.isEmpty != before {
+            needsFrame = true
+            if linkClients.isEmpty { navigator.noteLinkLost(now: Self.instant(ms: hardware.clock.wallMs)) }
+        }
     }
 
     /// Sends frames on the phone link (failures are recorded; the client is dropped).

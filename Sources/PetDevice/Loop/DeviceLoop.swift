@@ -342,7 +342,9 @@ public final class DeviceLoop {
         let from = startsTransition() ? canvas : nil
         render()
         composeTransition(from: from)
-        guard let frame = pipeline.frame(for: canvas, nowMs: nowMs) else { return }
+        // Only where the canvas changed since the last frame is compared with the panel (Damage.swift).
+        let damage = canvas.takeDamage()
+        guard let frame = pipeline.frame(for: canvas, damage: damage, nowMs: nowMs) else { return }
         do {
             try hardware.panel.flush(frame)
             pipeline.flushed(frame)
@@ -385,11 +387,20 @@ public final class DeviceLoop {
         let frame = PanelFrame(rects: [surface.pack(surface.bounds, as: pipeline.format)], surface: surface,
                                refresh: epaper ? .full : .immediate)
         do { try hardware.panel.flush(frame); pipeline.flushed(frame) } catch { note(error) }
+        // The panel no longer shows the canvas: the next frame compares all of it.
+        self.canvas.invalidate(self.canvas.bounds)
         do { try hardware.panel.setBrightness(0) } catch { note(error) }
         lastBrightness = 0
     }
 
     // MARK: - Power
+
+    /// After a boot, a device whose first run is not done shows it (`Navigator.Config.firstRun`):
+    /// the daemon sets it; the simulator when a scenario says `device first-run on`.
+    public var firstRun: Bool {
+        get { navigator.config.firstRun }
+        set { navigator.config.firstRun = newValue; needsFrame = true }
+    }
 
     /// The device booted again with `app` (reopened from the journal, not yet caught up): the
     /// boot screen, fresh gestures, the panel's content unknown. Reminders missed while off show

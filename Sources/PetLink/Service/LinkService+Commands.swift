@@ -151,64 +151,67 @@ extension LinkService {
         return exportSlice(loop: loop)
     }
 
-    /// The next slice of the export whose turn it is: its document is built (one slice), or up
-    /// to `config.exportPartsPerWake` parts go out while the client has less than
-    /// `config.exportWindowBytes` unread; after the last part, its `reply`, and the next export's
-    /// turn begins at the next wake-up.
+    /// The next slice of the export whose turn it is, streamed as its client reads: up to
+    /// `config.exportPartsPerWake` parts go out while the client has less than
+    /// `config.exportWindowBytes` unread, each cut from what the producer made so far; when no
+    /// whole part is ready, more of the document is produced (the head and state, then journal
+    /// rows: at most `config.exportRowsPerSlice` per wake-up), only as parts are sent, so the
+    /// device holds a slice and at most two parts of an export, never the document.
+    /// `parts` is known only at the end: the last part carries it, and so does the `reply` that
+    /// follows; the next export's turn begins at the next wake-up.
     func exportSlice(loop: LinkHost) -> [LinkFrame] {
         guard let c = exportQueue.first else { return [] }
         guard var job = sessions[c]?.export else { exportQueue.removeFirst(); return [] }
         var frames: [LinkFrame] = []
-        if !job.built {
-            // The document a slice at a time: the head and state, then at most
-            // `exportRowsPerSlice` journal rows per wake-up (a small export is whole at once).
-            let producer = job.producer ?? loop.startExport()
-            job.producer = producer
-            let startRows = producer.rowsRead
-            exportSlicesBuilt += 1
-            while !job.built {
-                let budget = config.exportRowsPerSlice - (producer.rowsRead - startRows)
-                guard budget > 0 else {
-                    sessions[c]?.export = job
-                    return []
-                }
+        var queued = loop.queuedBytes(client: c)
+        // Journal rows this wake-up may still read (the head and state come with the first slice).
+        var rowsLeft = config.exportRowsPerSlice
+        var sliced = false
+        var n = 0
+        while n < config.exportPartsPerWake, queued < config.exportWindowBytes {
+            if job.nextPart >= job.ends.count {
+                // No whole part ready: more of the document, within this wake-up's rows.
+                if job.finished || rowsLeft <= 0 { break }
+                let producer = job.producer ?? loop.startExport()
+                job.producer = producer
+                if !sliced { exportSlicesBuilt += 1; sliced = true }
+                let startRows = producer.rowsRead
                 let piece: [UInt8]?
-                do { piece = try producer.next(rows: budget) } catch {
+                do { piece = try producer.next(rows: rowsLeft) } catch {
                     log?("link: client \(c): export failed: \(error)")
                     sessions[c]?.export = nil
                     exportQueue.removeFirst()
-                    return reply(c, ErrorMessage(id: job.id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
+                    return frames + reply(c, ErrorMessage(id: job.id, code: ErrorCode.journal, message: "the export could not be read from the journal"))
                 }
-                if let piece {
-                    job.document += piece
-                    job.cutFrom = ExportPart.cut(job.document, from: job.cutFrom, final: false, into: &job.ends)
-                    continue
+                rowsLeft -= producer.rowsRead - startRows
+                if let piece { job.buffer += piece } else {
+                    job.producer = nil
+                    job.finished = true
                 }
-                job.producer = nil
-                job.cutFrom = ExportPart.cut(job.document, from: job.cutFrom, final: true, into: &job.ends)
-                job.built = true
+                job.cutFrom = ExportPart.cut(job.buffer, from: job.cutFrom, final: job.finished, into: &job.ends)
+                continue
             }
-        }
-        var queued = loop.queuedBytes(client: c)
-        var start = job.sent == 0 ? 0 : job.ends[job.sent - 1]
-        var n = 0
-        while job.sent < job.ends.count, n < config.exportPartsPerWake, queued < config.exportWindowBytes {
-            let end = job.ends[job.sent]
-            let part = reply(c, ExportPart(id: job.id, part: job.sent, parts: job.ends.count,
-                                           data: String(decoding: job.document[start..<end], as: UTF8.self)))
+            let end = job.ends[job.nextPart]
+            let last = job.finished && job.nextPart == job.ends.count - 1
+            let part = reply(c, ExportPart(id: job.id, part: job.sent, parts: last ? job.sent + 1 : nil,
+                                           data: String(decoding: job.buffer[job.sentUpTo..<end], as: UTF8.self)))
             frames += part
             queued += part.reduce(0) { $0 + $1.bytes.count }
+            job.bytes += end - job.sentUpTo
+            job.sentUpTo = end
+            job.nextPart += 1
             job.sent += 1
             n += 1
-            start = end
         }
+        job.compact()
+        exportHeldPeak = max(exportHeldPeak, job.buffer.count)
         exportPartsSent += n
-        guard job.sent == job.ends.count else {
+        guard job.finished, job.nextPart == job.ends.count, job.sentUpTo == job.buffer.count else {
             sessions[c]?.export = job
             return frames
         }
         var r = ReplyMessage(id: job.id, command: "export")
-        r.parts = job.ends.count; r.bytes = job.document.count; r.seq = Int64(loop.state.eventCount)
+        r.parts = job.sent; r.bytes = job.bytes; r.seq = Int64(loop.state.eventCount)
         sessions[c]?.export = nil
         exportQueue.removeFirst()
         return frames + reply(c, r)
@@ -216,8 +219,8 @@ extension LinkService {
 
     /// Whether the export whose turn it is can go on now (its client reads fast enough).
     func exportCanContinue(loop: LinkHost) -> Bool {
-        guard let c = exportQueue.first, let job = sessions[c]?.export else { return false }
-        return !job.built || loop.queuedBytes(client: c) < config.exportWindowBytes
+        guard let c = exportQueue.first, sessions[c]?.export != nil else { return false }
+        return loop.queuedBytes(client: c) < config.exportWindowBytes
     }
 
     private func setTime(id: String, fields: [String: String], from c: Int, loop: LinkHost) -> [LinkFrame] {

@@ -34,6 +34,9 @@ public final class LinkService: LinkServing {
     /// and tests).
     public internal(set) var exportSlicesBuilt = 0
     public internal(set) var exportPartsSent = 0
+    /// The most bytes of an export document held between wake-ups (made, not yet sent): a
+    /// streamed export holds a slice and at most two parts, whatever the journal's size.
+    public internal(set) var exportHeldPeak = 0
     /// Short notes for the operator's log: client numbers, message types, codes, sizes — never
     /// personal text.
     public var log: ((String) -> Void)?
@@ -94,7 +97,8 @@ public final class LinkService: LinkServing {
             switch e.kind {
             case .genesis: wiped = true
             case .phone(.unpaired(let id)): unpaired.insert(id)
-            case .reminder(.shown), .reminder(.missed): reminders = true
+            // Both queue a reminder for the phones (a task's reminders too): push the queue.
+            case .reminder(.shown), .reminder(.missed), .reminderDue, .reminderMissed: reminders = true
             default: break
             }
         }

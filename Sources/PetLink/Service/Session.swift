@@ -54,16 +54,36 @@ struct Session {
     }
 }
 
-/// One `export` command being answered: the document (built when its turn comes), where its
-/// parts end, and how many were sent.
+/// One `export` command being answered, streamed (`LinkService.exportSlice`): the producer of
+/// its document, the bytes produced and not yet sent (a slice and at most two parts), where the
+/// parts cut from them end, and how many parts and bytes were sent.
 struct ExportJob {
     var id: String
-    /// Builds the document a piece per slice (nil until the export's turn comes).
+    /// Makes the document a slice at a time (nil until the export's turn comes, and once done).
     var producer: Export.Producer?
-    var document: [UInt8] = []
+    /// The document's bytes produced and not yet sent, from `sentUpTo`.
+    var buffer: [UInt8] = []
+    /// Where the parts cut from `buffer` end, and where the next cut starts.
     var ends: [Int] = []
-    /// Where the document's next part starts (parts are cut as it grows).
     var cutFrom = 0
-    var built = false
+    /// The next part to send (an index into `ends`) and where it starts in `buffer`.
+    var nextPart = 0
+    var sentUpTo = 0
+    /// The producer has made the whole document.
+    var finished = false
+    /// Parts and document bytes sent.
     var sent = 0
+    var bytes = 0
+
+    init(id: String) { self.id = id }
+
+    /// Drops the bytes already sent, so the buffer holds only what is still to go.
+    mutating func compact() {
+        guard sentUpTo > 0, sentUpTo >= buffer.count / 2 || sentUpTo == buffer.count else { return }
+        buffer.removeFirst(sentUpTo)
+        ends = ends[nextPart...].map { $0 - sentUpTo }
+        cutFrom -= sentUpTo
+        nextPart = 0
+        sentUpTo = 0
+    }
 }

@@ -118,7 +118,7 @@ public final class BLELink: PhoneLink {
 
     private func drainEpoll() {
         var ready = [epoll_event](repeating: epoll_event(), count: 16)
-        _ = ready.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), 0) }
+        _ = ready.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress!, Int32($0.count), 0) }
     }
 
     private func acceptAll() {

@@ -117,7 +117,7 @@ public final class StreamSockets {
     public func ready(device: String) throws(HardwareError) -> [Ready] {
         guard epoll >= 0 else { return [] }
         var ready = [epoll_event](repeating: epoll_event(), count: 64)
-        let n = ready.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
+        let n = ready.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress!, Int32($0.count), 0) }
         if n < 0 {
             if errno == EINTR { return [] }
             throw HardwareError(device: device, operation: "epoll_wait", errno: errno)

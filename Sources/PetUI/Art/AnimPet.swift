@@ -18,6 +18,12 @@ public enum PetActivity: String, CaseIterable, Sendable, Hashable {
     case nudging
     /// A new level.
     case levelUp = "levelup"
+    /// Just petted: ears laid back, eyes closed, hearts.
+    case petted
+    /// A focus session is running: the pet reads along.
+    case focus
+    /// Idle while the mood is sad: a sweat drop, a fidget (never while celebrating).
+    case worried
 }
 
 /// One picture of the pet: the layers to draw and where.
@@ -40,6 +46,8 @@ public enum PetAnimator {
     public static let eatingMs: Int64 = 5_000
     /// How long it points out a reminder after it was shown (`state.reminders.last`).
     public static let nudgeMs: Int64 = 30_000
+    /// How long it enjoys a petting (`state.lastPetting`).
+    public static let pettedMs: Int64 = 4_000
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
@@ -48,8 +56,11 @@ public enum PetAnimator {
 
     /// The activity at `nowMs` and the instant (ms) its animation started. Priority: asleep
     /// (quiet hours, paused) → sleeping; a level-up being celebrated (`levelUp`: the UI shows
-    /// its toast) → levelUp; fed in the last 5 s → eating; a reminder shown in the last 30 s →
-    /// nudging; a completion in the last 20 s → dance; otherwise idle (which runs on the clock).
+    /// its moment) → levelUp; fed in the last 5 s → eating; a completion in the last 20 s →
+    /// dance (a celebration wins over a reminder's nudge: the dance is never drawn with the
+    /// nudge's alarmed face); petted in the last 4 s → petted; a reminder shown in the last 30 s →
+    /// nudging; a focus session running → focus; otherwise idle (which runs on the clock, and
+    /// is `worried` when the face of the mood is sad: see `pose`).
     public static func activity(_ state: PetState, at nowMs: Int64, levelUp: Bool = false) -> (activity: PetActivity, since: Int64) {
         let now = Instant(floorDiv(nowMs, 1000))
         if state.isAsleep(at: now) { return (.sleeping, 0) }
@@ -60,8 +71,10 @@ public enum PetAnimator {
         }
         if levelUp { return (.levelUp, recent(state.lastCelebration, .max) ?? 0) }
         if let s = recent(state.shop.lastFed, eatingMs) { return (.eating, s) }
-        if let n = state.reminders.last, let s = recent(n.due, nudgeMs) { return (.nudging, s) }
         if let s = recent(state.lastCelebration, danceMs) { return (.dance, s) }
+        if let s = recent(state.lastPetting, pettedMs) { return (.petted, s) }
+        if let n = state.reminders.last, let s = recent(n.due, nudgeMs) { return (.nudging, s) }
+        if let f = state.commitments.focus, now >= f.start, now < f.end { return (.focus, TimeRange.milliseconds(f.start)) }
         return (.idle, 0)
     }
 
@@ -69,7 +82,8 @@ public enum PetAnimator {
     /// shown, still. `mood` names the face for "@mood" steps (a PetCore mood's raw value).
     public static func pose(_ state: PetState, at nowMs: Int64, mood: String, animates: Bool = true,
                             levelUp: Bool = false, library: ArtLibrary = .builtIn) -> PetPose {
-        let (act, since) = activity(state, at: nowMs, levelUp: levelUp)
+        let (found, since) = activity(state, at: nowMs, levelUp: levelUp)
+        let act: PetActivity = found == .idle && mood == Mood.sad.rawValue ? .worried : found
         return pose(activity: act, phaseMs: animates ? nowMs - since : 0, mood: mood, library: library)
     }
 

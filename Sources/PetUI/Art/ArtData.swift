@@ -38,6 +38,28 @@ step 200 stretch excited -3 heart:15:-27
 step 200 lean-right happy 0
 step 200 stand happy 0
 
+# Being petted (a petting in the last 4 s): ears laid back, eyes closed, hearts.
+anim petted loop
+step 300 petted petted 0 heart:-13:-27
+step 300 squash petted 0 heart:14:-29
+step 300 petted petted 0
+step 300 squash happy 0 heart:0:-31
+
+# Worried (idle while the mood is sad): a sweat drop, a small fidget from foot to foot.
+anim worried loop
+step 900 stand worried 0
+step 500 lean-left worried 0
+step 900 stand worried 0
+step 500 lean-right worried 0
+step 150 stand blink 0
+
+# Focusing (a focus session running): reading a book, the tongue poking out.
+anim focus loop
+step 2400 stand focus 0 book:0:-4
+step 700 breathe focus 0 book:0:-4
+step 2400 stand focus 0 book:0:-4
+step 150 stand blink 0 book:0:-4
+
 # Eating after a feeding.
 anim eating loop
 step 300 stand eat-open 0 food:0:-3
@@ -262,26 +284,27 @@ frame bg-space
 |mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm|
 """#),
         ("body.txt", #"""
-# art/body.txt — the pet's body, one frame per pose (layer 1 of the pet). The blob is shared by
-# every species for now. `origin` is the point between the feet (it stands on the floor there);
-# the points say where the other layers go: `face` (top-left of a face frame), `hat` (where a
-# hat's origin sits), `eyes` (glasses), `neck` (scarf).
+# art/body.txt — the pet's body, one frame per pose (layer 1 of the pet): a round creature with two
+# pointed ears (pink inside) and two feet, shared by every species for now. `origin` is the point
+# between the feet (it stands on the floor there); the points say where the other layers go: `face`
+# (top-left of a face frame), `hat` (where a hat's origin sits, between the ears), `eyes` (glasses),
+# `neck` (scarf). `sleep` and `petted` lay the ears back. Poses: docs/design-pet.md, "The pet's poses".
 use pet
 
 frame stand
-origin 12 23
+origin 12 24
 point face 4 8
-point hat 12 2
+point hat 12 5
 point eyes 12 10
 point neck 12 17
-|........KKKKKKKK........|
-|......KKBBBBBBBBKK......|
-|.....KBBBBBBBBBBBBK.....|
-|....KBBLLBBBBBBBBBBK....|
-|...KBBLLLBBBBBBBBBBBK...|
-|..KBBLLBBBBBBBBBBBBBBK..|
-|..KBBLBBBBBBBBBBBBBBBK..|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
+|..KK................KK..|
+|..KPK..............KPK..|
+|..KPPK............KPPK..|
+|..KPPBKKKKKKKKKKKKBPPK..|
+|..KBBBBBBBBBBBBBBBBBBK..|
+|.KBBLLBBBBBBBBBBBBBBBBK.|
+|.KBLLBBBBBBBBBBBBBBBBBK.|
+|.KBLBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
@@ -294,23 +317,24 @@ point neck 12 17
 |.KSBBBBBBBBBBBBBBBBBBSK.|
 |.KSSBBBBBBBBBBBBBBBBSSK.|
 |..KSSBBBBBBBBBBBBBBSSK..|
-|..KSSSSBBBBBBBBBBSSSSK..|
-|...KSSSSSSSSSSSSSSSSK...|
-|....KKKKKKKKKKKKKKKK....|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|..KSSSSKKKKKKKKKKSSSSK..|
+|..KSSSSK........KSSSSK..|
+|...KKKK..........KKKK...|
 
 frame breathe
-origin 12 22
+origin 12 23
 point face 4 7
-point hat 12 2
+point hat 12 5
 point eyes 12 9
 point neck 12 16
-|........KKKKKKKK........|
-|......KKBBBBBBBBKK......|
-|.....KBBBBBBBBBBBBK.....|
-|....KBBLLBBBBBBBBBBK....|
-|...KBBLLLBBBBBBBBBBBK...|
-|..KBBLLBBBBBBBBBBBBBBK..|
-|..KBBLBBBBBBBBBBBBBBBK..|
+|..KK................KK..|
+|..KPK..............KPK..|
+|..KPPK............KPPK..|
+|..KPPBKKKKKKKKKKKKBPPK..|
+|..KBBBBBBBBBBBBBBBBBBK..|
+|.KBBLLBBBBBBBBBBBBBBBBK.|
+|.KBLBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
@@ -323,23 +347,23 @@ point neck 12 16
 |.KSBBBBBBBBBBBBBBBBBBSK.|
 |.KSSBBBBBBBBBBBBBBBBSSK.|
 |..KSSBBBBBBBBBBBBBBSSK..|
-|..KSSSSBBBBBBBBBBSSSSK..|
-|...KSSSSSSSSSSSSSSSSK...|
-|....KKKKKKKKKKKKKKKK....|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|..KSSSSKKKKKKKKKKSSSSK..|
+|..KSSSSK........KSSSSK..|
+|...KKKK..........KKKK...|
 
 frame squash
-origin 12 21
+origin 12 22
 point face 4 6
-point hat 12 2
+point hat 12 5
 point eyes 12 8
 point neck 12 15
-|........KKKKKKKK........|
-|......KKBBBBBBBBKK......|
-|.....KBBBBBBBBBBBBK.....|
-|....KBBLLBBBBBBBBBBK....|
-|...KBBLLLBBBBBBBBBBBK...|
-|..KBBLLBBBBBBBBBBBBBBK..|
-|.KBBBLBBBBBBBBBBBBBBBBK.|
+|..KK................KK..|
+|..KPK..............KPK..|
+|..KPPK............KPPK..|
+|..KPPBKKKKKKKKKKKKBPPK..|
+|..KBBBBBBBBBBBBBBBBBBK..|
+|.KBLBBBBBBBBBBBBBBBBBBK.|
 |KBBBBBBBBBBBBBBBBBBBBBBK|
 |KBBBBBBBBBBBBBBBBBBBBBBK|
 |KBBBBBBBBBBBBBBBBBBBBBBK|
@@ -348,82 +372,83 @@ point neck 12 15
 |KBBBBBBBBBBBBBBBBBBBBBBK|
 |KBBBBBBBBBBBBBBBBBBBBBBK|
 |KBBBBBBBBBBBBBBBBBBBBBBK|
-|KSBBBBBBBBBBBBBBBBBBBBSK|
-|KSSBBBBBBBBBBBBBBBBBBSSK|
-|.KSSSBBBBBBBBBBBBBBSSSK.|
-|..KSSSSBBBBBBBBBBSSSSK..|
-|...KSSSSSSSSSSSSSSSSK...|
-|....KKKKKKKKKKKKKKKK....|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|.KSBBBBBBBBBBBBBBBBBBSK.|
+|.KSSBBBBBBBBBBBBBBBBSSK.|
+|..KSSBBBBBBBBBBBBBBSSK..|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|..KSSSSKKKKKKKKKKSSSSK..|
+|..KSSSSK........KSSSSK..|
+|...KKKK..........KKKK...|
 
 frame stretch
-origin 12 25
+origin 12 26
 point face 4 10
-point hat 12 2
+point hat 12 5
 point eyes 12 12
 point neck 12 19
-|........KKKKKKKK........|
-|......KKBBBBBBBBKK......|
-|.....KBBBBBBBBBBBBK.....|
-|....KBBLLBBBBBBBBBBK....|
-|...KBBLLLBBBBBBBBBBBK...|
-|..KBBLLBBBBBBBBBBBBBBK..|
-|..KBBLBBBBBBBBBBBBBBBK..|
+|..KK................KK..|
+|..KPK..............KPK..|
+|..KPPK............KPPK..|
+|..KPPBKKKKKKKKKKKKBPPK..|
 |..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
-|..KBBBBBBBBBBBBBBBBBBK..|
+|.KBBLLBBBBBBBBBBBBBBBBK.|
+|.KBLLBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBLBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
+|.KBBBBBBBBBBBBBBBBBBBBK.|
 |.KSBBBBBBBBBBBBBBBBBBSK.|
 |.KSSBBBBBBBBBBBBBBBBSSK.|
 |..KSSBBBBBBBBBBBBBBSSK..|
-|..KSSSSBBBBBBBBBBSSSSK..|
-|...KSSSSSSSSSSSSSSSSK...|
-|....KKKKKKKKKKKKKKKK....|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|..KSSSSKKKKKKKKKKSSSSK..|
+|..KSSSSK........KSSSSK..|
+|...KKKK..........KKKK...|
 
 frame sleep
-origin 12 16
-point face 4 6
-point hat 12 2
-point eyes 12 8
-point neck 12 10
-|........KKKKKKKK........|
-|......KKBBBBBBBBKK......|
-|.....KBBBBBBBBBBBBK.....|
-|....KBBLLBBBBBBBBBBK....|
-|...KBBLLLBBBBBBBBBBBK...|
-|..KBBLLBBBBBBBBBBBBBBK..|
-|..KBBLBBBBBBBBBBBBBBBK..|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
+origin 12 14
+point face 4 5
+point hat 12 3
+point eyes 12 7
+point neck 12 9
+|........................|
+|........................|
+|KKK..................KKK|
+|KPPKKKKKKKKKKKKKKKKKKPPK|
+|.KKBBBBBBBBBBBBBBBBBBKK.|
+|.KBBLLBBBBBBBBBBBBBBBBK.|
+|.KBLLBBBBBBBBBBBBBBBBBK.|
+|.KBLBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
 |.KSBBBBBBBBBBBBBBBBBBSK.|
 |.KSSBBBBBBBBBBBBBBBBSSK.|
 |..KSSBBBBBBBBBBBBBBSSK..|
-|..KSSSSBBBBBBBBBBSSSSK..|
-|...KSSSSSSSSSSSSSSSSK...|
-|....KKKKKKKKKKKKKKKK....|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|...KKKKKKKKKKKKKKKKKK...|
 
 frame lean-left
-origin 12 23
+origin 12 24
 point face 3 8
-point hat 10 2
+point hat 10 5
 point eyes 11 10
 point neck 12 17
-|......KKKKKKKK..........|
-|....KKBBBBBBBBKK........|
-|...KBBBBBBBBBBBBK.......|
-|..KBBLLBBBBBBBBBBK......|
-|.KBBLLLBBBBBBBBBBBK.....|
-|.KBBLLBBBBBBBBBBBBBBK...|
-|.KBBLBBBBBBBBBBBBBBBK...|
-|KBBBBBBBBBBBBBBBBBBBBK..|
+|KK................KK....|
+|KPK..............KPK....|
+|KPPK............KPPK....|
+|KPPBKKKKKKKKKKKKBPPK....|
+|KBBBBBBBBBBBBBBBBBBK....|
+|BBLLBBBBBBBBBBBBBBBBK...|
+|BLLBBBBBBBBBBBBBBBBBK...|
+|KBLBBBBBBBBBBBBBBBBBBK..|
 |KBBBBBBBBBBBBBBBBBBBBK..|
 |KBBBBBBBBBBBBBBBBBBBBK..|
 |KBBBBBBBBBBBBBBBBBBBBK..|
@@ -436,24 +461,25 @@ point neck 12 17
 |.KSBBBBBBBBBBBBBBBBBBSK.|
 |.KSSBBBBBBBBBBBBBBBBSSK.|
 |..KSSBBBBBBBBBBBBBBSSK..|
-|..KSSSSBBBBBBBBBBSSSSK..|
-|...KSSSSSSSSSSSSSSSSK...|
-|....KKKKKKKKKKKKKKKK....|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|..KSSSSKKKKKKKKKKSSSSK..|
+|..KSSSSK........KSSSSK..|
+|...KKKK..........KKKK...|
 
 frame lean-right
-origin 12 23
+origin 12 24
 point face 5 8
-point hat 14 2
+point hat 14 5
 point eyes 13 10
 point neck 12 17
-|..........KKKKKKKK......|
-|........KKBBBBBBBBKK....|
-|.......KBBBBBBBBBBBBK...|
-|......KBBLLBBBBBBBBBBK..|
-|.....KBBLLLBBBBBBBBBBBK.|
-|...KBBLLBBBBBBBBBBBBBBK.|
-|...KBBLBBBBBBBBBBBBBBBK.|
-|..KBBBBBBBBBBBBBBBBBBBBK|
+|....KK................KK|
+|....KPK..............KPK|
+|....KPPK............KPPK|
+|....KPPBKKKKKKKKKKKKBPPK|
+|....KBBBBBBBBBBBBBBBBBBK|
+|...KBBLLBBBBBBBBBBBBBBBB|
+|...KBLLBBBBBBBBBBBBBBBBB|
+|..KBLBBBBBBBBBBBBBBBBBBK|
 |..KBBBBBBBBBBBBBBBBBBBBK|
 |..KBBBBBBBBBBBBBBBBBBBBK|
 |..KBBBBBBBBBBBBBBBBBBBBK|
@@ -466,14 +492,42 @@ point neck 12 17
 |.KSBBBBBBBBBBBBBBBBBBSK.|
 |.KSSBBBBBBBBBBBBBBBBSSK.|
 |..KSSBBBBBBBBBBBBBBSSK..|
-|..KSSSSBBBBBBBBBBSSSSK..|
-|...KSSSSSSSSSSSSSSSSK...|
-|....KKKKKKKKKKKKKKKK....|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|..KSSSSKKKKKKKKKKSSSSK..|
+|..KSSSSK........KSSSSK..|
+|...KKKK..........KKKK...|
+
+frame petted
+origin 12 20
+point face 4 4
+point hat 12 3
+point eyes 12 6
+point neck 12 13
+|KKK..................KKK|
+|KPPKKKKKKKKKKKKKKKKKKPPK|
+|.KKBBBBBBBBBBBBBBBBBBKK.|
+|.KBLBBBBBBBBBBBBBBBBBBK.|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|.KSBBBBBBBBBBBBBBBBBBSK.|
+|.KSSBBBBBBBBBBBBBBBBSSK.|
+|..KSSBBBBBBBBBBBBBBSSK..|
+|..KSSSSSSSSSSSSSSSSSSK..|
+|..KSSSSKKKKKKKKKKSSSSK..|
+|..KSSSSK........KSSSSK..|
+|...KKKK..........KKKK...|
 """#),
         ("faces.txt", #"""
 # art/faces.txt — the pet's faces (layer 2), 16×9, drawn at the body frame's `face` point. One per
 # mood (happy, content, sad, sleepy, excited — the names of PetCore's moods) and one per activity
-# expression (blink, eat-open, eat-chew, asleep, alert).
+# expression (blink, eat-open, eat-chew, asleep, alert, worried, focus, petted).
 use pet
 
 frame happy
@@ -585,10 +639,43 @@ frame alert
 |.......KK.......|
 |......K..K......|
 |.......KK.......|
+
+frame worried
+|.K............K.|
+|..KK........KK..|
+|....K......K....|
+|..WK........WK..|
+|..KK........KK..|
+|..KK........KKC.|
+|......K..K...CC.|
+|.....K.KK.K.....|
+|................|
+
+frame focus
+|................|
+|................|
+|..KKKK....KKKK..|
+|................|
+|...KKK....KKK...|
+|...KKK....KKK...|
+|PP............PP|
+|......KKKK......|
+|........TT......|
+
+frame petted
+|................|
+|................|
+|.K...K....K...K.|
+|..KKK......KKK..|
+|................|
+|PPP..........PPP|
+|PP...K....K...PP|
+|......KKKK......|
+|................|
 """#),
         ("fx.txt", #"""
 # art/fx.txt — effects drawn over the pet by the animations (animations.txt): notes, hearts,
-# stars, sleep Zs, the reminder's "!", food. The origin is each effect's centre.
+# stars, sleep Zs, the reminder's "!", food, the focus pose's book. The origin is each effect's centre.
 use items
 
 frame note
@@ -670,6 +757,16 @@ frame crumb
 origin 1 1
 |KR|
 |RK|
+
+frame book
+origin 6 3
+|.KKKKK.KKKKK.|
+|KWWWWWKWWWWWK|
+|KWKKKWKWKKKWK|
+|KWWWWWKWWWWWK|
+|KWKKWWKWKKKWK|
+|KUUUUUKUUUUUK|
+|.KKKKKKKKKKK.|
 """#),
         ("home.txt", #"""
 # art/home.txt — home items (drawn behind the pet, around it): one frame per catalogue item id
@@ -1063,328 +1160,392 @@ frame bg-space
 """#),
         ("mono-body.txt", #"""
 # art/mono-body.txt — the 1-bit drawings of body.txt (format: docs/art.md, "1-bit art"): the same frame
-# names, origins and points, drawn for black and white: X ink, - paper, . clear, and the ordered
-# dithers ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+# names, origins and points. On 1-bit displays the pet is one solid mass of ink (X) — a silhouette
+# that reads at arm's length, as a Tamagotchi's does — with paper (-) inside the ears and a glint;
+# the faces (mono-faces.txt) are cut out of it in paper. . is clear.
 use mono
 
 frame stand
-origin 12 23
+origin 12 24
 point face 4 8
-point hat 12 2
+point hat 12 5
 point eyes 12 10
 point neck 12 17
-|........XXXXXXXX........|
-|......XX--------XX......|
-|.....X------------X.....|
-|....X--X-----------X....|
-|...X--X-------------X...|
-|..X--X---------------X..|
-|..X--X---------------X..|
-|.X--------------------X.|
-|.X--------------------X.|
-|.X--------------------X.|
-|.X-------------------;X.|
-|.X-------------------;X.|
-|.X-------------------;X.|
-|.X-------------------,X.|
-|.X-------------------;X.|
-|.X-------------------;X.|
-|.X;------------------,X.|
-|.X;------------------,X.|
-|.X,;---------------;;,X.|
-|..X,;;;;;;;;;;;;;;;;,X..|
-|..X::,,,,,,,,,,,,,,::X..|
-|...X::::::::::::::::X...|
-|....XXXXXXXXXXXXXXXX....|
+|..XX................XX..|
+|..X-X..............X-X..|
+|..X--X............X--X..|
+|..X--XXXXXXXXXXXXXX--X..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|.XXX--XXXXXXXXXXXXXXXXX.|
+|.XX--XXXXXXXXXXXXXXXXXX.|
+|.XX-XXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXX........XXXXXX..|
+|...XXXX..........XXXX...|
 
 frame breathe
-origin 12 22
+origin 12 23
 point face 4 7
-point hat 12 2
+point hat 12 5
 point eyes 12 9
 point neck 12 16
-|........XXXXXXXX........|
-|......XX--------XX......|
-|.....X------------X.....|
-|....X--X-----------X....|
-|...X--X-------------X...|
-|..X--X---------------X..|
-|..X--X---------------X..|
-|.X--------------------X.|
-|.X--------------------X.|
-|.X-------------------;X.|
-|.X-------------------;X.|
-|.X-------------------;X.|
-|.X-------------------,X.|
-|.X,------------------,X.|
-|.X,------------------,X.|
-|.X,;----------------;,X.|
-|.X:;;;;;;;;;;;;;;;;;;:X.|
-|.X:,;;;;;;;;;;;;;;;;,:X.|
-|..X:,,,,,,,,,,,,,,,,:X..|
-|..X::::::::::::::::::X..|
-|...X::::::::::::::::X...|
-|....XXXXXXXXXXXXXXXX....|
+|..XX................XX..|
+|..X-X..............X-X..|
+|..X--X............X--X..|
+|..X--XXXXXXXXXXXXXX--X..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|.XXX--XXXXXXXXXXXXXXXXX.|
+|.XX-XXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXX........XXXXXX..|
+|...XXXX..........XXXX...|
 
 frame squash
-origin 12 21
+origin 12 22
 point face 4 6
-point hat 12 2
+point hat 12 5
 point eyes 12 8
 point neck 12 15
-|........XXXXXXXX........|
-|......XX--------XX......|
-|.....X------------X.....|
-|....X--X-----------X....|
-|...X--X-------------X...|
-|..X--X---------------X..|
-|.X---X----------------X.|
-|X----------------------X|
-|X----------------------X|
-|X---------------------;X|
-|X---------------------;X|
-|X---------------------,X|
-|X,--------------------,X|
-|X,;------------------;,X|
-|X,;;----------------;;,X|
-|X:,;;;;;;;;;;;;;;;;;;,:X|
-|X::,;;;;;;;;;;;;;;;;,::X|
-|.X::,,,,,,,,,,,,,,,,::X.|
-|..X::::::::::::::::::X..|
-|...X::::::::::::::::X...|
-|....XXXXXXXXXXXXXXXX....|
+|..XX................XX..|
+|..X-X..............X-X..|
+|..X--X............X--X..|
+|..X--XXXXXXXXXXXXXX--X..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|.XX-XXXXXXXXXXXXXXXXXXX.|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXX........XXXXXX..|
+|...XXXX..........XXXX...|
 
 frame stretch
-origin 12 25
+origin 12 26
 point face 4 10
-point hat 12 2
+point hat 12 5
 point eyes 12 12
 point neck 12 19
-|........XXXXXXXX........|
-|......XX--------XX......|
-|.....X------------X.....|
-|....X--X-----------X....|
-|...X--X-------------X...|
-|..X--X---------------X..|
-|..X--X---------------X..|
-|..X------------------X..|
-|..X------------------X..|
-|..X------------------X..|
-|..X------------------X..|
-|..X-----------------;X..|
-|..X-----------------;X..|
-|..X-----------------;X..|
-|..X-----------------;X..|
-|..X-----------------;X..|
-|..X-----------------;X..|
-|..X-----------------,X..|
-|..X,----------------,X..|
-|.X:;;;;;;;;;;;;;;;;;;:X.|
-|.X:,;;;;;;;;;;;;;;;;,:X.|
-|..X:,,,,,,,,,,,,,,,,:X..|
-|..X::::::::::::::::::X..|
-|...X::::::::::::::::X...|
-|....XXXXXXXXXXXXXXXX....|
+|..XX................XX..|
+|..X-X..............X-X..|
+|..X--X............X--X..|
+|..X--XXXXXXXXXXXXXX--X..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|.XXX--XXXXXXXXXXXXXXXXX.|
+|.XX--XXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XX-XXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXX........XXXXXX..|
+|...XXXX..........XXXX...|
 
 frame sleep
-origin 12 16
-point face 4 6
-point hat 12 2
-point eyes 12 8
-point neck 12 10
-|........XXXXXXXX........|
-|......XX--------XX......|
-|.....X------------X.....|
-|....X--X-----------X....|
-|...X--X-------------X...|
-|..X--X---------------X..|
-|..X--X---------------X..|
-|.X,------------------,X.|
-|.X,------------------,X.|
-|.X,;----------------;,X.|
-|.X:;;;;;;;;;;;;;;;;;;:X.|
-|.X:,;;;;;;;;;;;;;;;;,:X.|
-|..X:,,,,,,,,,,,,,,,,:X..|
-|..X::::::::::::::::::X..|
-|...X::::::::::::::::X...|
-|....XXXXXXXXXXXXXXXX....|
+origin 12 14
+point face 4 5
+point hat 12 3
+point eyes 12 7
+point neck 12 9
+|........................|
+|........................|
+|XXX..................XXX|
+|X--XXXXXXXXXXXXXXXXXX--X|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXX--XXXXXXXXXXXXXXXXX.|
+|.XX--XXXXXXXXXXXXXXXXXX.|
+|.XX-XXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|...XXXXXXXXXXXXXXXXXX...|
 
 frame lean-left
-origin 12 23
+origin 12 24
 point face 3 8
-point hat 10 2
+point hat 10 5
 point eyes 11 10
 point neck 12 17
-|......XXXXXXXX..........|
-|....XX--------XX........|
-|...X------------X.......|
-|..X--X-----------X......|
-|.X--X-------------X.....|
-|.X--X---------------X...|
-|.X--X---------------X...|
-|X,-------------------X..|
-|X,-------------------X..|
-|X:-------------------X..|
-|X:------------------;X..|
-|.X-------------------;X.|
-|.X-------------------;X.|
-|.X-------------------,X.|
-|.X,------------------,X.|
-|.X,------------------,X.|
-|.X,;----------------;,X.|
-|.X:;;;;;;;;;;;;;;;;;;:X.|
-|.X:,;;;;;;;;;;;;;;;;,:X.|
-|..X:,,,,,,,,,,,,,,,,:X..|
-|..X::::::::::::::::::X..|
-|...X::::::::::::::::X...|
-|....XXXXXXXXXXXXXXXX....|
+|XX................XX....|
+|X-X..............X-X....|
+|X--X............X--X....|
+|X--XXXXXXXXXXXXXX--X....|
+|XXXXXXXXXXXXXXXXXXXX....|
+|XX--XXXXXXXXXXXXXXXXX...|
+|X--XXXXXXXXXXXXXXXXXX...|
+|XX-XXXXXXXXXXXXXXXXXXX..|
+|XXXXXXXXXXXXXXXXXXXXXX..|
+|XXXXXXXXXXXXXXXXXXXXXX..|
+|XXXXXXXXXXXXXXXXXXXXXX..|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXX........XXXXXX..|
+|...XXXX..........XXXX...|
 
 frame lean-right
-origin 12 23
+origin 12 24
 point face 5 8
-point hat 14 2
+point hat 14 5
 point eyes 13 10
 point neck 12 17
-|..........XXXXXXXX......|
-|........XX--------XX....|
-|.......X------------X...|
-|......X--X-----------X..|
-|.....X--X-------------X.|
-|...X--X---------------X.|
-|...X--X---------------X.|
-|..X-------------------,X|
-|..X-------------------,X|
-|..X-------------------:X|
-|..X-------------------:X|
-|.X-------------------;X.|
-|.X-------------------;X.|
-|.X-------------------,X.|
-|.X,------------------,X.|
-|.X,------------------,X.|
-|.X,;----------------;,X.|
-|.X:;;;;;;;;;;;;;;;;;;:X.|
-|.X:,;;;;;;;;;;;;;;;;,:X.|
-|..X:,,,,,,,,,,,,,,,,:X..|
-|..X::::::::::::::::::X..|
-|...X::::::::::::::::X...|
-|....XXXXXXXXXXXXXXXX....|
+|....XX................XX|
+|....X-X..............X-X|
+|....X--X............X--X|
+|....X--XXXXXXXXXXXXXX--X|
+|....XXXXXXXXXXXXXXXXXXXX|
+|...XXX--XXXXXXXXXXXXXXXX|
+|...XX--XXXXXXXXXXXXXXXXX|
+|..XX-XXXXXXXXXXXXXXXXXXX|
+|..XXXXXXXXXXXXXXXXXXXXXX|
+|..XXXXXXXXXXXXXXXXXXXXXX|
+|..XXXXXXXXXXXXXXXXXXXXXX|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXX........XXXXXX..|
+|...XXXX..........XXXX...|
+
+frame petted
+origin 12 20
+point face 4 4
+point hat 12 3
+point eyes 12 6
+point neck 12 13
+|XXX..................XXX|
+|X--XXXXXXXXXXXXXXXXXX--X|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XX-XXXXXXXXXXXXXXXXXXX.|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|.XXXXXXXXXXXXXXXXXXXXXX.|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXXXXXXXXXXXXXXXX..|
+|..XXXXXX........XXXXXX..|
+|...XXXX..........XXXX...|
 """#),
         ("mono-faces.txt", #"""
-# art/mono-faces.txt — the 1-bit faces (16×9, the same names as faces.txt), drawn for black and
-# white (format: docs/art.md, "1-bit art"): X ink, - paper, . clear (the body shows through), and
-# the ordered dithers ; (1/8 ink) , (1/4) : (1/2) % (3/4). Eyes are solid ink with a paper glint
-# (top left, where the light comes from); the blush is a 3×2 checkerboard patch under each eye.
+# art/mono-faces.txt — the 1-bit faces (16×9, the same names as faces.txt), cut out of the solid ink
+# body (mono-body.txt) in paper (format: docs/art.md, "1-bit art"): - paper (eyes, brows, mouth), X
+# ink (inside an open mouth), : a half dither (cheeks, tongue), . clear (the body shows through).
 use mono
 
 frame happy
 |................|
-|..XX........XX..|
-|.X--X......X--X.|
-|.X..X......X..X.|
+|...-........-...|
+|..-.-......-.-..|
+|.-...-....-...-.|
 |................|
-|:::...XXXX...:::|
-|:::..X-XX-X..:::|
-|......X--X......|
-|.......XX.......|
+|::............::|
+|.....------.....|
+|......-XX-......|
+|.......--.......|
 
 frame content
 |................|
-|...XX......XX...|
-|..X-XX....X-XX..|
-|..XXXX....XXXX..|
-|...XX......XX...|
-|:::..........:::|
-|:::..X....X..:::|
-|......XXXX......|
+|..--........--..|
+|..--........--..|
+|..--........--..|
+|................|
+|::............::|
+|.....-....-.....|
+|......----......|
 |................|
 
 frame sad
-|...XX......XX...|
-|.XX..........XX.|
-|...XX......XX...|
-|..X-XX....X-XX..|
-|..XXXX....XXXX..|
-|..XXX......XX...|
-|.X-X..XXXX......|
-|..X..X....X.....|
+|...--......--...|
+|.--..........--.|
+|..--........--..|
+|..--........--..|
+|..-.............|
+|..-.............|
+|......----......|
+|.....-....-.....|
 |................|
 
 frame sleepy
 |................|
 |................|
-|.XXXX......XXXX.|
-|..XXX......XXX..|
 |................|
-|:::..........:::|
-|.......XX.......|
-|......X--X......|
-|.......XX.......|
+|.----......----.|
+|................|
+|................|
+|.......--.......|
+|......-XX-......|
+|.......--.......|
 
 frame excited
-|...X........X...|
-|..XXX......XXX..|
-|.XX-XX....XX-XX.|
-|.XXXXX....XXXXX.|
-|..XXX......XXX..|
-|:::..XXXXXX..:::|
-|:::..X----X..:::|
-|.....X-::-X.....|
-|......XXXX......|
+|...-........-...|
+|..---......---..|
+|.-----....-----.|
+|..---......---..|
+|...-........-...|
+|::...------...::|
+|.....-XXXX-.....|
+|.....-X::X-.....|
+|......----......|
 
 frame blink
 |................|
 |................|
 |................|
-|..XXX......XXX..|
+|..--........--..|
 |................|
-|:::..........:::|
-|:::..X....X..:::|
-|......XXXX......|
+|::............::|
+|.....-....-.....|
+|......----......|
 |................|
 
 frame eat-open
 |................|
-|..XX........XX..|
-|.X..X......X..X.|
+|...-........-...|
+|..-.-......-.-..|
 |................|
-|.....XXXXXX.....|
-|:::.X------X.:::|
-|:::.X-::::-X.:::|
-|.....X----X.....|
-|......XXXX......|
+|.....------.....|
+|::..-XXXXXX-..::|
+|....-X::::X-....|
+|.....-XXXX-.....|
+|......----......|
 
 frame eat-chew
 |................|
-|..XX........XX..|
-|.X..X......X..X.|
+|...-........-...|
+|..-.-......-.-..|
 |................|
 |................|
 |:::..........:::|
-|:::...XXXX...:::|
-|.....X....X.....|
+|::....----....::|
+|................|
 |................|
 
 frame asleep
 |................|
 |................|
 |................|
-|.X..X......X..X.|
-|..XX........XX..|
+|.-..-......-..-.|
+|..--........--..|
 |................|
-|.......XX.......|
-|......X--X......|
-|.......XX.......|
+|.......--.......|
+|................|
+|................|
 
 frame alert
-|..XX........XX..|
+|..--........--..|
 |................|
-|...XX......XX...|
-|..X-XX....X-XX..|
-|..XXXX....XXXX..|
-|..XXXX....XXXX..|
-|...XX......XX...|
-|.......XX.......|
-|......X--X......|
+|..---......---..|
+|..---......---..|
+|..---......---..|
+|................|
+|.......--.......|
+|......-..-......|
+|.......--.......|
+
+frame worried
+|.-............-.|
+|..--........--..|
+|....-......-....|
+|..--........--..|
+|..--........--..|
+|..--........---.|
+|......-..-...--.|
+|.....-.--.-.....|
+|................|
+
+frame focus
+|................|
+|................|
+|..----....----..|
+|................|
+|...---....---...|
+|...---....---...|
+|::............::|
+|......----......|
+|........::......|
+
+frame petted
+|................|
+|................|
+|.-...-....-...-.|
+|..---......---..|
+|................|
+|:::..........:::|
+|::...-....-...::|
+|......----......|
+|................|
 """#),
         ("mono-fx.txt", #"""
 # art/mono-fx.txt — the 1-bit drawings of fx.txt (format: docs/art.md, "1-bit art"): the same frame
@@ -1471,6 +1632,16 @@ frame crumb
 origin 1 1
 |X:|
 |:X|
+
+frame book
+origin 6 3
+|.XXXXX.XXXXX.|
+|X-----X-----X|
+|X-XXX-X-XXX-X|
+|X-----X-----X|
+|X-XX--X-XXX-X|
+|X-----X-----X|
+|.XXXXXXXXXXX.|
 """#),
         ("mono-home.txt", #"""
 # art/mono-home.txt — the 1-bit drawings of home.txt (format: docs/art.md, "1-bit art"): the same frame

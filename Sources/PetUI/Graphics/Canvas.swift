@@ -1,5 +1,7 @@
 // Canvas.swift — an in-memory RGB565 framebuffer with clipped drawing primitives,
-// dirty-rectangle tracking and a record of drawn text (for tests / scenarios).
+// dirty-rectangle tracking and a record of drawn text (for tests / scenarios). Every pixel write
+// goes through `put` (one rectangle of one colour), which a frame being recorded turns into a
+// drawing operation instead (Damage.swift: only the areas whose operations changed are drawn).
 
 /// An integer rectangle. Empty when `w <= 0` or `h <= 0`.
 public struct Rect: Hashable, Sendable {
@@ -92,6 +94,11 @@ public struct Canvas: Sendable {
     /// smaller request in this face (`DisplayProfile.minimumFace`: text at least about 1.1 mm tall on
     /// the panel). Set by `Screens.render`; `.small` (no floor) otherwise.
     public var minimumFace: FontFace = .small
+    /// The frame being recorded and the previous frame's per-tile fingerprints (Damage.swift).
+    var recorder = FrameRecorder()
+    /// Areas whose pixels changed since the last `takeDamage()` (a new canvas: all of it). The
+    /// panel pipeline compares with the panel's picture only inside them.
+    public internal(set) var damage: [Rect] = []
     /// Every string drawn since the last `clear`/`fill` with its box and the pixels it left, for
     /// the text check (`TextLog`, `textProblems()`); nil (the default) records nothing.
     public var textLog: TextLog? = nil
@@ -101,6 +108,7 @@ public struct Canvas: Sendable {
         self.height = max(0, height)
         pixels = Array(repeating: background.raw, count: self.width * self.height)
         dirty = nil
+        damage = bounds.isEmpty ? [] : [bounds]
     }
 
     /// The full canvas area.
@@ -108,10 +116,30 @@ public struct Canvas: Sendable {
 
     public mutating func clearDirty() { dirty = nil }
 
-    /// Records that `r` (already clipped or not) was touched.
+    /// Records that `r` (already clipped or not) was touched. While a frame is recorded the
+    /// touched area is what `endFrame` draws, not what the operations asked for.
     public mutating func markDirty(_ r: Rect) {
-        guard let c = r.intersection(bounds) else { return }
+        guard !recorder.isRecording, let c = r.intersection(bounds) else { return }
         dirty = dirty.map { $0.union(c) } ?? c
+        recorder.markStale(c)
+        addDamage(c)
+    }
+
+    /// The one pixel write: `r` (inside the canvas) in `color` — or, while a frame is recorded,
+    /// the operation that will.
+    @inline(__always)
+    mutating func put(_ r: Rect, _ color: UInt16) {
+        if recorder.isRecording {
+            recorder.ops.append(DrawOp(r, color))
+            return
+        }
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for yy in r.y..<r.maxY {
+                let row = yy * w
+                UnsafeMutableBufferPointer(rebasing: buf[(row + r.x)..<(row + r.maxX)]).update(repeating: color)
+            }
+        }
     }
 
     // MARK: Pixels
@@ -123,7 +151,7 @@ public struct Canvas: Sendable {
 
     public mutating func setPixel(x: Int, y: Int, color: RGB565) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
-        pixels[y * width + x] = color.raw
+        put(Rect(x: x, y: y, w: 1, h: 1), color.raw)
         markDirty(Rect(x: x, y: y, w: 1, h: 1))
     }
 
@@ -131,7 +159,7 @@ public struct Canvas: Sendable {
 
     /// Fills the whole canvas. Starts a new frame: recorded text runs are dropped.
     public mutating func fill(_ color: RGB565) {
-        for i in pixels.indices { pixels[i] = color.raw }
+        put(bounds, color.raw)
         textRuns.removeAll()
         spriteRuns.removeAll()
         textLog?.entries.removeAll()
@@ -144,12 +172,7 @@ public struct Canvas: Sendable {
     /// Fills a clipped rect without touching dirty/text bookkeeping.
     mutating func rawFill(_ r: Rect, _ color: UInt16) {
         guard let c = r.intersection(bounds) else { return }
-        pixels.withUnsafeMutableBufferPointer { buf in
-            for yy in c.y..<c.maxY {
-                let row = yy * width
-                UnsafeMutableBufferPointer(rebasing: buf[(row + c.x)..<(row + c.maxX)]).update(repeating: color)
-            }
-        }
+        put(c, color)
     }
 
     public mutating func fillRect(x: Int, y: Int, w: Int, h: Int, color: RGB565) {
@@ -205,8 +228,8 @@ public struct Canvas: Sendable {
         var touched: Rect? = nil
         while true {
             if x >= 0, y >= 0, x < width, y < height {
-                pixels[y * width + x] = color.raw
                 let p = Rect(x: x, y: y, w: 1, h: 1)
+                put(p, color.raw)
                 touched = touched.map { $0.union(p) } ?? p
             }
             if x == bx && y == by { break }
@@ -253,18 +276,24 @@ public struct Canvas: Sendable {
     /// top/bottom edge so the corners become quarter circles.
     mutating func fillRounded(_ full: Rect, radius r: Int, color: UInt16) -> Rect? {
         guard let clip = full.intersection(bounds) else { return nil }
-        let w = width
-        // One pass over the pixels: each row's span, inset at the corners, clipped to the canvas.
-        pixels.withUnsafeMutableBufferPointer { buf in
-            for yy in clip.y..<clip.maxY {
-                let k = min(yy - full.y, full.maxY - 1 - yy)      // distance from nearest edge row
-                let inset = k < r ? Canvas.cornerInset(row: k, radius: r) : 0
-                let x0 = max(clip.x, full.x.addingSaturating(inset))
-                let x1 = min(clip.maxX, full.maxX.subtractingSaturating(inset))
-                guard x1 > x0 else { continue }
-                let row = yy * w
-                UnsafeMutableBufferPointer(rebasing: buf[(row + x0)..<(row + x1)]).update(repeating: color)
+        // Each row's span, inset at the corners, clipped to the canvas; the straight middle rows
+        // as one rectangle.
+        var yy = clip.y
+        while yy < clip.maxY {
+            let k = min(yy - full.y, full.maxY - 1 - yy)      // distance from nearest edge row
+            if k >= r {
+                // Straight rows down to the bottom corner's first row.
+                let end = min(clip.maxY, full.maxY.subtractingSaturating(r))
+                let x0 = max(clip.x, full.x), x1 = min(clip.maxX, full.maxX)
+                if x1 > x0, end > yy { put(Rect(x: x0, y: yy, w: x1 - x0, h: end - yy), color) }
+                yy = max(end, yy + 1)
+                continue
             }
+            let inset = Canvas.cornerInset(row: k, radius: r)
+            let x0 = max(clip.x, full.x.addingSaturating(inset))
+            let x1 = min(clip.maxX, full.maxX.subtractingSaturating(inset))
+            if x1 > x0 { put(Rect(x: x0, y: yy, w: x1 - x0, h: 1), color) }
+            yy += 1
         }
         return clip
     }

@@ -6,39 +6,57 @@ public enum FrameDiff {
     /// Rectangles covering every pixel that differs between `old` and `new` (same size; a size
     /// change is one full-frame rectangle). Bands of changed rows closer than `gap` rows merge.
     public static func changedRects(from old: Canvas, to new: Canvas, gap: Int = 2) -> [Rect] {
+        changedRects(from: old, to: new, within: [new.bounds], gap: gap)
+    }
+
+    /// The same, looking only inside `areas` (the canvas's damage since `old` was shown,
+    /// Damage.swift): pixels outside them are known to be equal.
+    public static func changedRects(from old: Canvas, to new: Canvas, within areas: [Rect], gap: Int = 2) -> [Rect] {
         guard old.width == new.width, old.height == new.height else {
             return [Rect(x: 0, y: 0, w: new.width, h: new.height)]
         }
-        let w = new.width
+        let w = new.width, h = new.height
+        let clipped = areas.compactMap { $0.intersection(new.bounds) }
+        guard !clipped.isEmpty else { return [] }
+        let top = clipped.map(\.y).min() ?? 0, bottom = clipped.map(\.maxY).max() ?? 0
+        // Per row: the first and last changed column (-1: none).
+        var rowMin = [Int](repeating: -1, count: h), rowMax = [Int](repeating: -1, count: h)
+        old.pixels.withUnsafeBufferPointer { a in
+            new.pixels.withUnsafeBufferPointer { b in
+                for area in clipped {
+                    for y in area.y..<area.maxY {
+                        let s = y * w + area.x, e = y * w + area.maxX
+                        // Most rows are unchanged: one branch-free pass (which the compiler
+                        // vectorizes) decides, and only a changed row is scanned pixel by pixel.
+                        if FrameDiff.rowsEqual(UnsafeBufferPointer(rebasing: a[s..<e]),
+                                               UnsafeBufferPointer(rebasing: b[s..<e])) { continue }
+                        var lo = s
+                        while a[lo] == b[lo] { lo += 1 }
+                        var hi = e - 1
+                        while a[hi] == b[hi] { hi -= 1 }
+                        let x0 = lo - y * w, x1 = hi - y * w
+                        if rowMax[y] < 0 { rowMin[y] = x0; rowMax[y] = x1 } else {
+                            rowMin[y] = min(rowMin[y], x0); rowMax[y] = max(rowMax[y], x1)
+                        }
+                    }
+                }
+            }
+        }
         var rects: [Rect] = []
         var band: (top: Int, bottom: Int, minX: Int, maxX: Int)?
         var lastChangedRow = -1_000_000
-        old.pixels.withUnsafeBufferPointer { a in
-            new.pixels.withUnsafeBufferPointer { b in
-                for y in 0..<new.height {
-                    let row = y * w
-                    // Most rows are unchanged: one branch-free pass (which the compiler vectorizes)
-                    // decides, and only a changed row is scanned pixel by pixel.
-                    if FrameDiff.rowsEqual(UnsafeBufferPointer(rebasing: a[row..<(row + w)]),
-                                           UnsafeBufferPointer(rebasing: b[row..<(row + w)])) { continue }
-                    var minX = -1, maxX = -1
-                    for x in 0..<w where a[row + x] != b[row + x] {
-                        if minX < 0 { minX = x }
-                        maxX = x
-                    }
-                    guard minX >= 0 else { continue }
-                    if var cur = band, y - lastChangedRow <= gap {
-                        cur.bottom = y; cur.minX = min(cur.minX, minX); cur.maxX = max(cur.maxX, maxX)
-                        band = cur
-                    } else {
-                        if let cur = band {
-                            rects.append(Rect(x: cur.minX, y: cur.top, w: cur.maxX - cur.minX + 1, h: cur.bottom - cur.top + 1))
-                        }
-                        band = (y, y, minX, maxX)
-                    }
-                    lastChangedRow = y
+        for y in top..<bottom where rowMax[y] >= 0 {
+            let minX = rowMin[y], maxX = rowMax[y]
+            if var cur = band, y - lastChangedRow <= gap {
+                cur.bottom = y; cur.minX = min(cur.minX, minX); cur.maxX = max(cur.maxX, maxX)
+                band = cur
+            } else {
+                if let cur = band {
+                    rects.append(Rect(x: cur.minX, y: cur.top, w: cur.maxX - cur.minX + 1, h: cur.bottom - cur.top + 1))
                 }
+                band = (y, y, minX, maxX)
             }
+            lastChangedRow = y
         }
         if let cur = band {
             rects.append(Rect(x: cur.minX, y: cur.top, w: cur.maxX - cur.minX + 1, h: cur.bottom - cur.top + 1))

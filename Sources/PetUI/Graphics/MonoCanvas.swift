@@ -50,17 +50,36 @@ public struct MonoCanvas: Sendable, Equatable {
     /// runs are carried over.
     public init(from canvas: Canvas, threshold: Int = 128) {
         self.init(width: canvas.width, height: canvas.height, background: .white)
-        var cache: [UInt16: MonoColor] = [:]
-        for y in 0..<height {
-            for x in 0..<width {
-                let raw = canvas.pixels[y * canvas.width + x]
-                let m: MonoColor
-                if let c = cache[raw] { m = c } else { m = MonoColor.from(RGB565(raw: raw), threshold: threshold); cache[raw] = m }
-                if m == .black { bytes[y * stride + x >> 3] &= ~(0x80 >> UInt8(x & 7)) }
-            }
-        }
+        convert(canvas, in: bounds, threshold: threshold)
         dirty = canvas.dirty
         textRuns = canvas.textRuns
+    }
+
+    /// This surface (the conversion of an earlier frame of `canvas`) with the pixels inside
+    /// `areas` converted again: the whole conversion when the canvas changed only there (its
+    /// damage, Damage.swift). Text runs and the dirty rect are the canvas's.
+    public func updated(from canvas: Canvas, in areas: [Rect], threshold: Int = 128) -> MonoCanvas {
+        guard canvas.width == width, canvas.height == height else { return MonoCanvas(from: canvas, threshold: threshold) }
+        var out = self
+        for a in areas { if let c = a.intersection(bounds) { out.convert(canvas, in: c, threshold: threshold) } }
+        out.dirty = canvas.dirty
+        out.textRuns = canvas.textRuns
+        return out
+    }
+
+    /// Converts `area` (inside both) of a canvas of the same size.
+    mutating func convert(_ canvas: Canvas, in area: Rect, threshold: Int) {
+        var lastRaw: UInt16 = 0
+        var last = MonoColor.from(RGB565(raw: 0), threshold: threshold)
+        let w = canvas.width
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX {
+                let raw = canvas.pixels[y * w + x]
+                if raw != lastRaw { lastRaw = raw; last = MonoColor.from(RGB565(raw: raw), threshold: threshold) }
+                let mask: UInt8 = 0x80 >> UInt8(x & 7)
+                if last == .black { bytes[y * stride + x >> 3] &= ~mask } else { bytes[y * stride + x >> 3] |= mask }
+            }
+        }
     }
 
     public var bounds: Rect { Rect(x: 0, y: 0, w: width, h: height) }

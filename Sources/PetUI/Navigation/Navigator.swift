@@ -88,6 +88,9 @@ public struct Navigator: Sendable {
         /// The display: which rows of a list are visible comes from the screen's list layout on
         /// it (`ListLayout`), and rows are labelled for it.
         public var profile = DisplayProfile.square240
+        /// A device that has not had its first run (`DeviceSettings.welcomeDone`) shows it after
+        /// the boot screen (the daemon; the simulator when a scenario starts with `first-run`).
+        public var firstRun = false
         public init() {}
         public init(profile: DisplayProfile, hasChord: Bool = true, keys: NavKeys = .threeButtons) {
             self.profile = profile; self.hasChord = hasChord; self.keys = keys
@@ -127,10 +130,23 @@ public struct Navigator: Sendable {
         self = Navigator(state: state, now: now, config: config, boot: false)
     }
 
+    /// How a pairing attempt ended (the phone link): the pairing screen shows it (and opens, as
+    /// for a code), until the next code or a key.
+    public mutating func setPairingOutcome(_ outcome: PairingOutcome?, state: PetState, now: Instant) {
+        ui.pairingOutcome = outcome
+        if outcome != nil { ui.pairingCode = nil }
+        if outcome != nil && ui.screen != .pairing && ui.screen != .boot { open(.pairing) }
+        sync(state: state, now: now)
+    }
+
+    /// The last connected phone's link dropped: a banner says so for a few seconds.
+    public mutating func noteLinkLost(now: Instant) { ui.linkLostAt = now }
+
     /// The pairing code to show (nil: none). The phone link sets it; a new code opens the
     /// pairing screen (the owner has to read it), hiding it leaves the screen where it is.
     public mutating func setPairingCode(_ code: String?) {
         ui.pairingCode = code
+        if code != nil { ui.pairingOutcome = nil }
         if code != nil && ui.screen != .pairing && ui.screen != .boot {
             open(.pairing)
         }
@@ -149,8 +165,14 @@ public struct Navigator: Sendable {
         }
         sync(state: state, now: now)
         if p.extendsTap && swallowing { return effects }
+        // A celebration's moment or the urge log's confirmation gives way as soon as the owner
+        // carries on: the press dismisses it and acts on the screen under it as usual.
+        if p.isPress && !p.extendsTap {
+            ui.urgeLogged = nil; ui.urgeLoggedUntil = nil
+            ui.toasts.removeAll { Overlays.celebrates($0) }
+        }
         if p.isPress && !p.extendsTap && (ui.power != .awake || ui.screen == .boot) {
-            wake(now: now)
+            wake(now: now, state: state)
             swallowing = true
             beforeTap = nil
             return effects
@@ -176,10 +198,13 @@ public struct Navigator: Sendable {
         return effects
     }
 
-    private mutating func wake(now: Instant) {
+    private mutating func wake(now: Instant, state: PetState) {
         ui.lastInput = now
         ui.power = .awake
-        if ui.screen == .boot { ui.screen = .home; ui.bootUntil = nil }
+        if ui.screen == .boot {
+            ui.screen = afterBoot(state); ui.bootUntil = nil
+            if ui.screen == .firstRun { FirstRunScreen.opened(&ui, state: state, now: now) }
+        }
     }
 
     /// Restores the view (not the clock, power, toasts or reminder arrivals since).
@@ -290,6 +315,11 @@ public struct Navigator: Sendable {
     /// Set by `pop` from the task detail: the today row to put the cursor on (resolved in `sync`).
     var restoreTodayCursor: String?
 
+    /// Where the boot screen leads: the first run while it is not done (and the board wants it), else home.
+    func afterBoot(_ state: PetState) -> ScreenID {
+        config.firstRun && !state.device.welcomeDone ? .firstRun : .home
+    }
+
     mutating func goHome() {
         ui.screen = .home
         ui.backStack = []
@@ -324,9 +354,11 @@ public struct Navigator: Sendable {
             case let .taskCompleted(_, _, reward) where reward.coins > 0:
                 toast("+" + Fmt.count(reward.coins, "coin"), .reward, until: until, now: now)
             case .levelReached(let level):
-                toast("Level \(level)!", .levelUp, until: until, now: now)
+                toast("Level \(level)!", .levelUp, until: until, now: now, ref: String(level))
             case .badgeEarned(let id):
-                toast("Badge: " + (Badges.kind(id: id)?.title ?? id), .badge, until: until, now: now)
+                toast("Badge: " + (Badges.kind(id: id)?.title ?? id), .badge, until: until, now: now, ref: id)
+            case let .commitment(.focusCompleted(_, minutes, reward)):
+                ui.focusResult = FocusResult(minutes: minutes, coins: reward.coins, ended: e.at)
             case .petSaid(let key):
                 // On home the speech bubble says it already.
                 if ui.screen != .home || ui.menu != nil, let line = Lines.line(key: key) {
@@ -342,9 +374,9 @@ public struct Navigator: Sendable {
         sync(state: state, now: now)
     }
 
-    private mutating func toast(_ text: String, _ kind: Toast.Kind, until: Instant, now: Instant) {
+    private mutating func toast(_ text: String, _ kind: Toast.Kind, until: Instant, now: Instant, ref: String? = nil) {
         guard until > now else { return }
-        ui.toasts.append(Toast(text: text, kind: kind, until: until))
+        ui.toasts.append(Toast(text: text, kind: kind, until: until, ref: ref))
         if ui.toasts.count > config.maxToasts { ui.toasts.removeFirst(ui.toasts.count - config.maxToasts) }
     }
 
@@ -362,7 +394,8 @@ public struct Navigator: Sendable {
         // after its usual idle time instead of staying lit until the clock is back (docs/reliability.md).
         if now < ui.lastInput { ui.lastInput = now }
         if ui.screen == .boot, let until = ui.bootUntil, now >= until {
-            ui.screen = .home; ui.bootUntil = nil
+            ui.screen = afterBoot(state); ui.bootUntil = nil
+            if ui.screen == .firstRun { FirstRunScreen.opened(&ui, state: state, now: now) }
         }
         let idle = now - ui.lastInput
         if idle >= config.homeAfter && ui.screen != .boot {
@@ -372,6 +405,7 @@ public struct Navigator: Sendable {
         let d = state.device
         ui.power = idle >= Int64(d.sleepAfter) ? .asleep : idle >= Int64(d.dimAfter) ? .dim : .awake
         ui.toasts.removeAll { $0.until <= now }
+        if let until = ui.urgeLoggedUntil, now >= until { ui.urgeLogged = nil; ui.urgeLoggedUntil = nil }
         if let r = ui.reminder, now - r.due >= config.reminderSeconds { ui.reminder = nil }
         ui.missedBanner = max(0, state.remindersMissed - missedSeen)
         if ui.screen == .today, let id = restoreTodayCursor,

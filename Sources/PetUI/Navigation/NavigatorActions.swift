@@ -21,8 +21,10 @@ public enum NavVerb: Sendable, Equatable {
     case back, home
     /// Settings: edit a value (or arm the factory reset), save it, leave it unchanged.
     case edit, save, cancel
-    /// The urge log's first step: go on to the outcome.
+    /// The urge log's first step: go on to the outcome (the first run's steps too).
     case nextStep
+    /// The first run is left for good (it never shows again).
+    case skip
     /// Home: the card goes back to the next task (and the missed-reminders banner is seen).
     case first
     /// Home: the first-run tip is dismissed (stored: it stays away after a restart).
@@ -51,6 +53,7 @@ public enum NavVerb: Sendable, Equatable {
         case .save: "save"
         case .cancel: "cancel"
         case .nextStep: "next"
+        case .skip: "skip"
         case .first: "first"
         case .dismissTip: "hide tip"
         case .dismiss: "ok"

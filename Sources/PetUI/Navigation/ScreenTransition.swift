@@ -79,26 +79,39 @@ public struct ScreenTransition: Sendable {
         let w = new.width, h = new.height
         let n = revealed(at: ms, width: w, height: h)
         var edgeLine: Rect?
+        // The part of the old frame still shown.
+        let old: Rect
         switch direction {
         case .forward:
             // Revealed: the right n columns.
             let keep = w - n
-            for y in 0..<h { for x in 0..<keep { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            old = Rect(x: 0, y: 0, w: keep, h: h)
             edgeLine = Rect(x: max(0, keep - 1), y: 0, w: 2, h: h)
         case .back:
-            for y in 0..<h { for x in n..<w { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            old = Rect(x: n, y: 0, w: w - n, h: h)
             edgeLine = Rect(x: max(0, n - 1), y: 0, w: 2, h: h)
         case .down:
-            for y in n..<h { for x in 0..<w { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            old = Rect(x: 0, y: n, w: w, h: h - n)
             edgeLine = Rect(x: 0, y: max(0, n - 1), w: w, h: 2)
         case .up:
             let keep = h - n
-            for y in 0..<keep { for x in 0..<w { new.pixels[y * w + x] = from.pixels[y * w + x] } }
+            old = Rect(x: 0, y: 0, w: w, h: keep)
             edgeLine = Rect(x: 0, y: max(0, keep - 1), w: w, h: 2)
+        }
+        if !old.isEmpty {
+            from.pixels.withUnsafeBufferPointer { src in
+                new.pixels.withUnsafeMutableBufferPointer { dst in
+                    for y in old.y..<old.maxY {
+                        let row = y * w
+                        for x in old.x..<old.maxX { dst[row + x] = src[row + x] }
+                    }
+                }
+            }
+            // Written over the recorded frame: drawn again at the next one (Damage.swift).
+            new.invalidate(old)
         }
         if let e = edgeLine, n > 0, n < (direction == .forward || direction == .back ? w : h) {
             new.fillRect(x: e.x, y: e.y, w: e.w, h: e.h, color: edge)
         }
-        new.dirty = new.bounds
     }
 }

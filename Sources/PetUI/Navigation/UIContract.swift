@@ -48,7 +48,29 @@ public struct Toast: Sendable, Equatable {
     public var text: String
     public var kind: Kind
     public var until: Instant
-    public init(text: String, kind: Kind, until: Instant) { self.text = text; self.kind = kind; self.until = until }
+    /// What it celebrates, for its full-screen moment (`Overlays`): the level reached, the badge's id.
+    public var ref: String?
+    public init(text: String, kind: Kind, until: Instant, ref: String? = nil) {
+        self.text = text; self.kind = kind; self.until = until; self.ref = ref
+    }
+}
+
+/// A focus session that completed: its minutes, the coins it earned, when it ended.
+public struct FocusResult: Sendable, Equatable {
+    public var minutes: Int
+    public var coins: Int
+    public var ended: Instant
+    public init(minutes: Int, coins: Int, ended: Instant) { self.minutes = minutes; self.coins = coins; self.ended = ended }
+}
+
+/// How a pairing attempt ended.
+public enum PairingOutcome: Sendable, Equatable {
+    /// The phone (by its name) is paired.
+    case paired(phone: String)
+    /// The code was wrong (the phone can try again until the lockout).
+    case failed
+    /// No phone entered the code before it expired.
+    case timedOut
 }
 
 /// Backlight state (docs/screens.md: dims after 2 min, sleeps after 5 min, settable).
@@ -97,6 +119,23 @@ public struct UIState: Sendable, Equatable {
     /// Settings: the value being edited while `editingSetting` (hours for the day start, minutes
     /// of the day for quiet hours, percent for brightness, seconds for dim/sleep). Saved by B.
     public var editValue = 0
+    /// Focus: the highlighted length while choosing one (an index into `FocusScreen.lengths`).
+    public var focusLength = 1
+    /// Focus: the session that just completed (from its event), for "session complete +N" and
+    /// the break timer after it.
+    public var focusResult: FocusResult?
+    /// Urge log: the outcome just logged, for the confirmation (until `urgeLoggedUntil`).
+    public var urgeLogged: QuitOutcome?
+    public var urgeLoggedUntil: Instant?
+    /// Pairing: how the last attempt ended (set by the phone link, `Navigator.setPairingOutcome`),
+    /// shown on the pairing screen until the next code or a key.
+    public var pairingOutcome: PairingOutcome?
+    /// When the last phone's link dropped (the device loop: `Navigator.noteLinkLost`); a banner
+    /// says so for `Overlays.linkLostSeconds`.
+    public var linkLostAt: Instant?
+    /// First run: the step shown (`FirstRunScreen.Step`), the name and zone highlighted.
+    public var firstRunStep = 0
+    public var firstRunChoice = 0
 
     public init(screen: ScreenID = .boot, lastInput: Instant) {
         self.screen = screen

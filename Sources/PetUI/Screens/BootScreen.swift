@@ -38,7 +38,8 @@ extension BootScreen: ScreenDefinition {
 
     /// Any input ends the boot screen (its table is empty: the first press only wakes the device).
     static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
-        nav.ui.screen = .home
+        nav.ui.screen = nav.afterBoot(state)
+        if nav.ui.screen == .firstRun { FirstRunScreen.opened(&nav.ui, state: state, now: now) }
         return []
     }
 }

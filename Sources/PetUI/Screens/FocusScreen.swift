@@ -1,8 +1,25 @@
 import PetCore
 
-/// Focus: the running session's countdown with the pet studying and how far along it is, or the
-/// offer to start a 25-minute session. E-paper shows whole minutes (no per-second refresh).
+/// Focus: choose a length (15, 25, 45 or 60 minutes) and start; the running session's countdown
+/// with the pet reading along (its focus pose, ×2 or more where there is room) and how far along
+/// it is; "session complete +N" with the break's timer after it. E-paper shows whole minutes (no
+/// per-second refresh) and the break's end instead of its countdown.
 enum FocusScreen {
+    /// The lengths offered (minutes), `ui.focusLength` into it; 25 first highlighted.
+    static let lengths = [15, 25, 45, 60]
+    /// The break after a completed session.
+    static let breakSeconds: Int64 = 5 * 60
+
+    /// The length highlighted (within `lengths`).
+    static func length(_ ui: UIState) -> Int { lengths[min(max(0, ui.focusLength), lengths.count - 1)] }
+
+    /// The session that completed less than a break ago, if any (no session running).
+    static func justDone(_ c: ScreenContext) -> FocusResult? {
+        guard c.state.commitments.focus == nil, let r = c.ui.focusResult, c.now >= r.ended, c.now - r.ended < breakSeconds
+        else { return nil }
+        return r
+    }
+
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
         let l = Look(c)
         l.begin(&canvas)
@@ -12,7 +29,8 @@ enum FocusScreen {
         let p = l.pal
         let area = l.content
         guard let f = s.commitments.focus else {
-            idle(l, &canvas, area)
+            let body = Rect(x: 0, y: area.y, w: l.W, h: l.bottom - area.y)
+            if let r = justDone(c) { complete(l, &canvas, r, area: body) } else { choose(l, &canvas, area: body) }
             return
         }
         let left = max(0, f.end - c.now)
@@ -21,23 +39,21 @@ enum FocusScreen {
         let big = l.ctx.profile.animates ? Fmt.countdown(left) : Fmt.minutes(Int((left + 59) / 60))
         let ends = "ends " + Fmt.clock(s.clock.local(f.end))
         let label = "\(f.minutes) min session"
+        // The pet reads along (its focus pose) at ×2 or more where there is room.
         switch l.size {
         case .square:
-            let scene = Rect(x: 16, y: area.y + 6, w: l.W - 32, h: 90)
-            HomeView.petFrame(l, &canvas, scene)
-            bigNumber(l, &canvas, big, y: scene.maxY + 6, x: 0, w: l.W, scale: 4)
-            l.bar(&canvas, Rect(x: 20, y: scene.maxY + 44, w: l.W - 40, h: 10), frac)
-            // One line each in the 12×16 face (the smallest legible on this panel).
-            Txt.lineCentred(&canvas, label, x: 0, w: l.W, y: scene.maxY + 58, p.muted, l.small, ms: l.ms)
-            Txt.lineCentred(&canvas, ends, x: 0, w: l.W, y: scene.maxY + 76, p.muted, l.small, ms: l.ms)
+            let scene = Rect(x: 40, y: area.y + 4, w: l.W - 80, h: 96)
+            HomeView.petFrame(l, &canvas, scene, framing: .pet)
+            bigNumber(l, &canvas, big, y: scene.maxY + 4, x: 0, w: l.W, scale: 4)
+            l.bar(&canvas, Rect(x: 20, y: scene.maxY + 40, w: l.W - 40, h: 8), frac)
+            Txt.lineCentred(&canvas, "\(f.minutes) min, " + ends, x: 0, w: l.W, y: scene.maxY + 52, p.muted, l.small, ms: l.ms)
             if !f.commitments.isEmpty {
                 Txt.lineCentred(&canvas, "keeps \(f.commitments.count) commitment" + (f.commitments.count == 1 ? "" : "s"),
-                                x: 0, w: l.W, y: scene.maxY + 94, p.muted, l.small, ms: l.ms)
+                                x: 0, w: l.W, y: scene.maxY + 70, p.muted, l.small, ms: l.ms)
             }
         case .wide:
-            let scene = Rect(x: 8, y: area.y + 8, w: 130, h: 130)
-            HomeView.petFrame(l, &canvas, scene)
-            Txt.draw(&canvas, "studying...", x: 20, y: scene.maxY + 8, p.muted, .small)
+            let scene = Rect(x: 8, y: area.y + 8, w: 130, h: l.bottom - area.y - 16)
+            HomeView.petFrame(l, &canvas, scene, framing: .pet)
             let rx = 148, rw = l.W - rx - 8
             Txt.draw(&canvas, "time left", x: rx, y: area.y + 14, p.muted, .small)
             bigNumber(l, &canvas, big, y: area.y + 28, x: rx, w: rw, scale: 4, centred: false)
@@ -46,7 +62,7 @@ enum FocusScreen {
             Txt.draw(&canvas, ends, x: rx, y: area.y + 112, p.muted, .large, maxWidth: rw)
         case .paper:
             let scene = Rect(x: 2, y: area.y + 2, w: 90, h: l.bottom - area.y - 4)
-            HomeView.petFrame(l, &canvas, scene)
+            HomeView.petFrame(l, &canvas, scene, framing: .pet)
             let rx = 100, rw = l.W - rx - 4
             Txt.draw(&canvas, "time left", x: rx, y: area.y + 4, p.fg, .small)
             bigNumber(l, &canvas, big, y: area.y + 16, x: rx, w: rw, scale: 2, centred: false)
@@ -54,10 +70,11 @@ enum FocusScreen {
             Txt.draw(&canvas, label, x: rx, y: area.y + 62, p.fg, .small, maxWidth: rw)
             Txt.draw(&canvas, ends, x: rx, y: area.y + 74, p.fg, .small, maxWidth: rw)
         case .tiny:
-            PetScene.draw(l.ctx, in: Rect(x: 1, y: area.y + 1, w: 32, h: 32), &canvas)
-            bigNumber(l, &canvas, big, y: area.y + 4, x: 36, w: l.W - 38, scale: 2, centred: true)
-            l.bar(&canvas, Rect(x: 36, y: area.y + 24, w: l.W - 38, h: 6), frac)
-            Txt.draw(&canvas, ends, x: 36, y: area.y + 33, p.fg, .small, maxWidth: l.W - 38)
+            // The whole pet at ×1 (36×40): a solid silhouette, reading.
+            PetScene.draw(l.ctx, in: Rect(x: 0, y: area.y + 1, w: 36, h: min(40, l.bottom - area.y - 1)), &canvas, framing: .pet)
+            bigNumber(l, &canvas, big, y: area.y + 3, x: 38, w: l.W - 39, scale: 2, centred: true)
+            l.bar(&canvas, Rect(x: 39, y: area.y + 22, w: l.W - 41, h: 6), frac)
+            Txt.draw(&canvas, ends, x: 39, y: area.y + 32, p.fg, .small, maxWidth: l.W - 40)
         }
     }
 
@@ -71,35 +88,22 @@ enum FocusScreen {
         c.drawText(s, x: max(x, dx), y: y, color: l.pal.fg, face: face, scale: sc, maxWidth: w)
     }
 
-    static func idle(_ l: Look, _ c: inout Canvas, _ area: Rect) {
-        let p = l.pal
-        let s = l.state
-        let minutes = "\(s.commitments.focusMinutes) min focused so far"
-        switch l.size {
-        case .square, .wide:
-            let scene = Rect(x: (l.W - 120) / 2, y: area.y + 6, w: 120, h: 90)
-            HomeView.petFrame(l, &c, scene)
-            let btn = Rect(x: (l.W - 200) / 2, y: scene.maxY + 16, w: 200, h: 40)
-            if p.mono { c.strokeRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, color: p.fg, thickness: 2) }
-            else { c.fillRoundedRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, radius: 12, color: p.accent) }
-            Txt.drawCentred(&c, "Start 25 min", x: btn.x, w: btn.w, y: btn.y + 12, p.mono ? p.fg : p.onAccent, .large)
-            // What starts it is the hint bar's (the board's own key).
-            Txt.lineCentred(&c, "Stay with one thing.", x: 0, w: l.W, y: btn.maxY + 4, p.muted, l.small, ms: l.ms)
-            Txt.lineCentred(&c, minutes, x: 0, w: l.W, y: btn.maxY + 21, p.muted, l.small, ms: l.ms)
-        case .paper:
-            let scene = Rect(x: 2, y: area.y + 2, w: 90, h: l.bottom - area.y - 4)
-            HomeView.petFrame(l, &c, scene)
-            let btn = Rect(x: 100, y: area.y + 16, w: l.W - 106, h: 28)
-            c.strokeRect(x: btn.x, y: btn.y, w: btn.w, h: btn.h, color: p.fg, thickness: 2)
-            let f: TextSize = Txt.width("Start 25 min", .large) <= btn.w - 8 ? .large : .small
-            Txt.drawCentred(&c, "Start 25 min", x: btn.x, w: btn.w, y: btn.y + (btn.h - f.height) / 2, p.fg, f)
-            Txt.drawWrapped(&c, minutes, x: 100, y: btn.maxY + 10, width: l.W - 104, maxLines: 3, p.fg, .small)
-        case .tiny:
-            PetScene.draw(l.ctx, in: Rect(x: 1, y: area.y + 1, w: 32, h: 32), &c)
-            c.fillRect(x: 36, y: area.y + 8, w: l.W - 38, h: 13, color: p.fg)
-            Txt.drawCentred(&c, "Start 25 min", x: 36, w: l.W - 38, y: area.y + 11, p.bg, .small)
-            Txt.draw(&c, "\(s.commitments.focusMinutes) min so far", x: 38, y: area.y + 26, p.fg, .small, maxWidth: l.W - 40)
-        }
+    /// No session: choose a length (up/down), start it (the hint bar's key).
+    static func choose(_ l: Look, _ c: inout Canvas, area: Rect) {
+        let minutes = length(l.ui)
+        let sofar = l.state.commitments.focusMinutes
+        let m = Moment(title: l.size == .tiny ? "Focus for" : "Focus for how long?", figure: "\(minutes) min",
+                       lines: [l.size == .tiny ? "\(sofar) min so far" : "\(sofar) min focused so far"], pose: .focus)
+        MomentView.draw(l, &c, m, area: area)
+    }
+
+    /// A session just completed: what it earned and the break's timer.
+    static func complete(_ l: Look, _ c: inout Canvas, _ r: FocusResult, area: Rect) {
+        let left = max(0, breakSeconds - (l.now - r.ended))
+        let timer = l.ctx.profile.animates ? "Break " + Fmt.countdown(left) : "Break until " + Fmt.clock(l.state.clock.local(r.ended + breakSeconds))
+        let m = Moment(title: l.size == .tiny ? "Done!" : "Session complete", figure: String(Glyph.coin) + "+\(r.coins)",
+                       lines: [timer, l.size == .tiny ? "Stretch a bit" : "Stand up, stretch, drink some water."], pose: .dance)
+        MomentView.draw(l, &c, m, area: area)
     }
 }
 
@@ -119,6 +123,8 @@ extension FocusScreen: ScreenDefinition {
 
     static func actions(_ t: inout NavActionTable) {
         if t.state.commitments.focus == nil {
+            t.add(.previous, .up, rank: 2)
+            t.add(.next, .down, rank: 2)
             t.add(.select, .command(.startFocus), rank: 0)
             t.add(.forward, .command(.startFocus), hinted: false)
         } else {
@@ -130,8 +136,16 @@ extension FocusScreen: ScreenDefinition {
 
     static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
         switch input {
+        case .previous, .next:
+            if state.commitments.focus == nil {
+                let n = lengths.count
+                nav.ui.focusLength = (min(max(0, nav.ui.focusLength), n - 1) + (input == .next ? 1 : n - 1)) % n
+            }
         case .select, .forward:
-            if state.commitments.focus == nil { return [.send(.commitment(.startFocus(minutes: nil, block: [])))] }
+            if state.commitments.focus == nil {
+                nav.ui.focusResult = nil
+                return [.send(.commitment(.startFocus(minutes: length(nav.ui), block: [])))]
+            }
         case .holdPrevious, .holdSelect:
             if state.commitments.focus != nil { return [.send(.commitment(.cancelFocus))] }
         case .back: nav.pop()

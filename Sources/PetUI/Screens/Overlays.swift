@@ -8,25 +8,82 @@ import PetCore
 enum Overlays {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
         let l = Look(c)
+        let onHome = c.ui.screen == .home && c.ui.menu == nil && c.ui.reminder == nil
+        // Quiet hours, the screen dimmed or asleep: the night clock with the pet asleep.
+        if onHome, c.ui.power != .awake, c.state.quiet.contains(minuteOfDay: c.state.clock.local(c.now).secondOfDay / 60) {
+            night(l, &canvas)
+        }
         if c.ui.missedBanner > 0 { missed(l, &canvas, c.ui.missedBanner) }
+        else if let at = c.ui.linkLostAt, c.now >= at, c.now - at < linkLostSeconds {
+            banner(l, &canvas, String(Glyph.phone) + " Phone link lost")
+        } else if onHome, let b = c.device.batteryPercent, b <= lowBattery {
+            banner(l, &canvas, "Low battery: \(b)%")
+        }
         let live = c.ui.toasts.filter { $0.until > c.now }
-        if !live.isEmpty { toasts(l, &canvas, live) }
+        if let m = celebration(l, live) { MomentView.full(l, &canvas, m, hints: false) }
+        else if let o = UrgeLogScreen.confirming(c.ui, now: c.now) {
+            MomentView.full(l, &canvas, UrgeLogScreen.confirmation(o, c.state, tiny: l.size == .tiny), hints: false)
+        }
+        else if !live.isEmpty { toasts(l, &canvas, live) }
         if let r = c.ui.reminder { reminder(l, &canvas, r) }
     }
 
+    /// How long the link-lost banner shows; the battery level under which home asks for a charger.
+    static let linkLostSeconds: Int64 = 10
+    static let lowBattery = 10
+
+    /// The night clock: the time large, the pet asleep, nothing else (quiet hours, screen dimmed).
+    static func night(_ l: Look, _ c: inout Canvas) {
+        let clock = Fmt.clock(l.state.clock.local(l.now))
+        let m = Moment(title: String(Glyph.moon) + (l.size == .tiny ? " Night" : " Quiet hours"), figure: clock,
+                       lines: [l.size == .tiny ? "\(l.state.pet.name) sleeps" : "\(l.state.pet.name) is asleep. Good night."],
+                       pose: .sleeping)
+        MomentView.full(l, &c, m, hints: false)
+    }
+
     static func missed(_ l: Look, _ c: inout Canvas, _ n: Int) {
-        let p = l.pal
         let text = l.size == .tiny ? "Missed \(n) while off" : "Missed \(n) reminder\(n == 1 ? "" : "s") while off"
+        banner(l, &c, String(Glyph.bell) + " " + text)
+    }
+
+    /// A banner over the top of the screen (the header's place): accent (colour) or inverted (1-bit).
+    static func banner(_ l: Look, _ c: inout Canvas, _ line: String) {
+        let p = l.pal
         let h = l.big ? 24 : (l.size == .paper ? 14 : 10)
         let fill = p.mono ? p.fg : p.accent
         let ink = p.mono ? p.bg : p.onAccent
         c.fillRect(x: 0, y: 0, w: l.W, h: h, color: fill)
         if !p.mono { c.fillRect(x: 0, y: h, w: l.W, h: 1, color: p.fg) }
-        let line = String(Glyph.bell) + " " + text
+        c.textRuns.removeAll { $0.rect.maxY <= h + 1 }
         // Centred when it fits, else scrolling (the whole message can be read).
         let f = Txt.legible(l.big && Txt.width(line, .large) <= l.W - 8 ? .large : .small, on: c)
         Txt.lineCentred(&c, line, x: 2, w: l.W - 4, y: (h - f.height) / 2, ink, f, ms: l.ms)
     }
+
+    /// A level-up, a streak milestone or a badge takes the whole display while its toast lasts
+    /// (`Navigator.Config.toastSeconds`, 3 s) on every display: the pet celebrating, what was
+    /// reached and what it unlocked. A level-up wins over a badge earned with it.
+    static func celebration(_ l: Look, _ live: [Toast]) -> Moment? {
+        if let t = live.last(where: { $0.kind == .levelUp }), let level = t.ref.flatMap({ Int($0) }) {
+            let unlocked = Catalogue.builtIn.items.filter { $0.level == level }.map(\.name)
+            let line = unlocked.isEmpty ? "Keep it up, \(l.state.pet.name)!"
+                : "Unlocked: " + unlocked.prefix(2).joined(separator: ", ") + (unlocked.count > 2 ? " +\(unlocked.count - 2)" : "")
+            return Moment(title: "Level up!", figure: "Level \(level)", lines: [line], pose: .levelUp)
+        }
+        if let t = live.last(where: { $0.kind == .badge }), let id = t.ref, let kind = Badges.kind(id: id) {
+            if case .streak(let n) = kind.rule {
+                return Moment(title: "Streak!", figure: String(Glyph.flame) + "\(n) days",
+                              lines: [l.size == .tiny ? "Badge earned!" : "A new best run. Badge earned."], pose: .dance)
+            }
+            return Moment(title: "Badge earned", lines: [kind.title], pose: .dance)
+        }
+        return nil
+    }
+
+    /// A toast that has a full-screen moment (a level-up, a badge).
+    static func celebrates(_ t: Toast) -> Bool { (t.kind == .levelUp || t.kind == .badge) && t.ref != nil }
+    /// A celebration's moment shows at `now`.
+    static func celebrating(_ toasts: [Toast], now: Instant) -> Bool { toasts.contains { $0.until > now && celebrates($0) } }
 
     static func glyph(_ k: Toast.Kind) -> Character {
         switch k {

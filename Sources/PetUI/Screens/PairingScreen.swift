@@ -31,12 +31,16 @@ enum PairingScreen {
             l.empty(&canvas, "Pairing locked after 5 wrong codes. Try again in \(minutes) min.", area: area)
             return
         }
+        if c.ui.pairingCode == nil, let o = c.ui.pairingOutcome {
+            MomentView.draw(l, &canvas, outcome(o, tiny: l.size == .tiny), area: Rect(x: 0, y: area.y, w: l.W, h: l.bottom - area.y))
+            return
+        }
         guard let raw = c.ui.pairingCode, !raw.isEmpty else {
             phones(c, l, &canvas)
             return
         }
         let code = raw.count == 6 ? String(raw.prefix(3)) + " " + String(raw.suffix(3)) : raw
-        let hint = l.size == .tiny ? "Type it in the app" : "Enter this code in the DeskPet app"
+        let hint = l.size == .tiny ? "Type it in the app" : "Waiting: enter this code in the DeskPet app"
         let scale: Int
         switch l.size {
         case .square, .wide: scale = 3
@@ -57,6 +61,23 @@ enum PairingScreen {
         canvas.drawText(code, x: (l.W - tw) / 2, y: y, color: p.fg, face: .large, scale: sc, maxWidth: l.W)
         Txt.drawWrapped(&canvas, hint, x: l.pad, y: y + h + (l.big ? 16 : 3), width: l.W - 2 * l.pad, maxLines: 2, p.muted,
                         .small, centred: true)
+    }
+}
+
+extension PairingScreen {
+    /// The end of an attempt, in words: success with the phone's name, a wrong code, no phone.
+    static func outcome(_ o: PairingOutcome, tiny: Bool) -> Moment {
+        switch o {
+        case .paired(let phone):
+            return Moment(title: "Paired!", lines: [(phone.isEmpty ? "Your phone" : phone) + (tiny ? " is in" : " can send me tasks now.")],
+                          pose: .dance)
+        case .failed:
+            return Moment(title: tiny ? "Wrong code" : "That code didn't match",
+                          lines: [tiny ? "Try again in the app" : "Nothing changed. Try again from the app."], pose: .worried)
+        case .timedOut:
+            return Moment(title: tiny ? "No phone came" : "No phone answered",
+                          lines: [tiny ? "Try again in the app" : "The code expired. Choose Pair in the app again."], pose: .worried)
+        }
     }
 }
 
@@ -101,7 +122,7 @@ extension PairingScreen: ScreenDefinition {
         case .holdSelect:
             // Unpair the highlighted phone (its token stops working at once).
             if nav.ui.pairingCode == nil, let id = nav.selected("phone") { return [.send(.phone(.unpair(id: id)))] }
-        case .back: nav.pop()
+        case .back: nav.ui.pairingOutcome = nil; nav.pop()
         default: break
         }
         return []

@@ -35,21 +35,31 @@ public enum PetScene {
         /// Everything there is — the pet with what it wears, every placed item, the backdrop's
         /// whole stage — as large as fits (the wardrobe's preview); `auto` when that cannot fit.
         case whole
+        /// The pet's part of the stage (`petOnly`) as large as fits: the pet at its size on the
+        /// focus screen and in moments; items that do not fit whole are left out.
+        case pet
     }
 
     /// Draws the pet scene into `rect` at the context's instant (whole seconds).
-    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas, framing: Framing = .auto) {
-        draw(c, in: rect, &canvas, ms: c.nowMs, framing: framing)
+    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas, framing: Framing = .auto,
+                            pose activity: PetActivity? = nil) {
+        draw(c, in: rect, &canvas, ms: c.nowMs, framing: framing, pose: activity)
     }
 
     /// Draws the pet scene into `rect` at `ms` (milliseconds on the same clock as `c.now`).
     /// Only whole items are drawn: a home item, a wearable or an effect whose picture does not fit
     /// entirely inside the part of the stage the rect shows is left out (no slivers at the edge).
-    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas, ms: Int64, framing: Framing = .auto) {
+    /// With `activity`, the pet shows that pose (a moment's: dancing at a level-up, asleep on the
+    /// night clock) from its first step at the context's whole second, whatever the state says.
+    public static func draw(_ c: ScreenContext, in rect: Rect, _ canvas: inout Canvas, ms: Int64, framing: Framing = .auto,
+                            pose activity: PetActivity? = nil) {
         guard let area = rect.intersection(canvas.bounds) else { return }
         let levelUp = c.ui.toasts.contains { $0.kind == .levelUp && $0.until >= c.now }
         let mood = c.state.mood(at: Instant(PetAnimator.floorDiv(ms, 1000))).rawValue
-        let pose = PetAnimator.pose(c.state, at: ms, mood: mood, animates: c.profile.animates, levelUp: levelUp)
+        let pose = activity.map {
+            PetAnimator.pose(activity: $0, phaseMs: c.profile.animates ? ms - c.now.seconds &* 1000 + c.now.seconds % 60 * 1000 : 0,
+                             mood: mood)
+        } ?? PetAnimator.pose(c.state, at: ms, mood: mood, animates: c.profile.animates, levelUp: levelUp)
         let shop = c.state.shop
         let hasBackdrop = shop.worn[ShopRules.backgroundSlot] != nil
         let hasHome = !shop.placed.isEmpty || hasBackdrop
@@ -61,6 +71,9 @@ public enum PetScene {
         var full = sFull >= 1 && (sFull >= sPet || (hasHome && sFull >= 2))
         var view = full ? Rect(x: 0, y: 0, w: stageWidth, h: stageHeight) : (sPet >= 1 ? petOnly : petTight)
         var scale = max(1, full ? sFull : sPet)
+        if framing == .pet, sPet >= 1 {
+            full = false; view = petOnly; scale = sPet
+        }
         if framing == .whole {
             var box = hasBackdrop ? Rect(x: 0, y: 0, w: stageWidth, h: stageHeight) : floorBox(c)
             for l in layers where l.kind != .effect { box = box.union(l.box) }

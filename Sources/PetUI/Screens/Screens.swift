@@ -22,6 +22,10 @@ public enum ScreenID: String, CaseIterable, Sendable, Hashable {
     /// Day start, quiet hours, theme, sound, brightness, pause.
     case settings
     case pairing
+    /// The pet's status (fullness, energy, mood, age, level) with feed and play.
+    case petCare = "pet-care"
+    /// The first minutes with a new pet: meet it, name it, the clock, the buttons, pairing.
+    case firstRun = "first-run"
 }
 
 extension NavRows {
@@ -29,9 +33,10 @@ extension NavRows {
     /// entry, so the first entry costs one press after the menu and its two neighbours (the last
     /// entry: A up; the second: down, which is hold A on three buttons) two. Stats (the pet's
     /// "status", Tamagotchi's first icon) comes first, the focus timer and the wardrobe (food:
-    /// hold B there feeds) next to it; the rest by how often they are used (docs/navigation.md).
+    /// hold B there feeds) next to it; the rest by how often they are used (docs/navigation.md),
+    /// pet care (feed and play) before settings.
     public static let menu: [ScreenID] = [
-        .stats, .focus, .today, .shop, .urgeLog, .commitments, .settings, .pairing, .wardrobe,
+        .stats, .focus, .today, .shop, .urgeLog, .commitments, .petCare, .settings, .pairing, .wardrobe,
     ]
 }
 
@@ -52,6 +57,8 @@ extension ScreenID {
         case .commitments: CommitmentsScreen.self
         case .settings: SettingsScreen.self
         case .pairing: PairingScreen.self
+        case .petCare: PetCareScreen.self
+        case .firstRun: FirstRunScreen.self
         }
     }
 }
@@ -59,15 +66,20 @@ extension ScreenID {
 /// Draws the screen a `ScreenContext` asks for, then the overlays (reminder, toasts), on a canvas
 /// of the profile's size.
 public enum Screens {
-    public static func render(_ c: ScreenContext, into canvas: inout Canvas) {
+    /// Returns the areas drawn (the whole canvas the first time; Damage.swift).
+    @discardableResult
+    public static func render(_ c: ScreenContext, into canvas: inout Canvas) -> [Rect] {
         if canvas.width != c.profile.width || canvas.height != c.profile.height {
             canvas = Canvas(width: c.profile.width, height: c.profile.height, background: c.theme.background)
         }
         canvas.minimumFace = c.profile.minimumFace
+        // Recorded, then drawn only where it differs from the previous frame (Damage.swift).
+        canvas.beginFrame()
         c.ui.screen.definition.render(c, &canvas)
         HintBar.draw(c, &canvas)
         MenuOverlay.render(c, &canvas)
         Overlays.render(c, &canvas)
+        return canvas.endFrame()
     }
 }
 

@@ -1,7 +1,8 @@
 import PetCore
 
 /// The urge log in two steps: pick the trigger (`ui.urgeTriggers`, `ui.urgeTrigger`), then the
-/// outcome (`ui.urgeOutcome` into `QuitOutcome.allCases`); beside it the time since the last
+/// outcome (`ui.urgeOutcome` into `QuitOutcome.allCases`), then an encouraging confirmation for a
+/// few seconds (`ui.urgeLogged`); beside the steps the time since the last
 /// give-in and the pod gauge (what should be left of the pod/pack today).
 enum UrgeLogScreen {
     static func render(_ c: ScreenContext, _ canvas: inout Canvas) {
@@ -53,6 +54,34 @@ enum UrgeLogScreen {
             }
             Txt.line(&canvas, prompt, x: 1, y: top, width: l.W - 2, p.fg, .small, ms: l.ms)
             drawList()
+        }
+    }
+
+    /// How long the confirmation shows over home after an urge is logged (the next press dismisses it sooner).
+    static let confirmSeconds: Int64 = 6
+
+    /// The outcome just logged while its confirmation shows.
+    static func confirming(_ ui: UIState, now: Instant) -> QuitOutcome? {
+        guard let o = ui.urgeLogged, let until = ui.urgeLoggedUntil, now < until else { return nil }
+        return o
+    }
+
+    /// The encouraging confirmation: riding it out is celebrated; a give-in is met kindly (noticing
+    /// it is the work), never with a worried pet.
+    static func confirmation(_ o: QuitOutcome, _ s: PetState, tiny: Bool) -> Moment {
+        switch o {
+        case .resisted:
+            let d = s.quitCleanDays
+            return Moment(title: tiny ? "Rode it out!" : "You rode it out!",
+                          lines: [tiny ? "\(d) clean day" + (d == 1 ? "" : "s") : "\(d) clean day" + (d == 1 ? "" : "s") + ". I'm proud of you."],
+                          pose: .dance)
+        case .gaveIn:
+            return Moment(title: tiny ? "Logged. It's OK." : "Logged. That's OK.",
+                          lines: [tiny ? "Noticing counts" : "Noticing it is how it changes. Next urge, try a short walk."],
+                          pose: .petted)
+        case .finished:
+            return Moment(title: tiny ? "New pod logged" : "Logged: a new pod",
+                          lines: [tiny ? "Fresh start!" : "A fresh start. You've got this."], pose: .petted)
         }
     }
 
@@ -172,6 +201,9 @@ extension UrgeLogScreen: ScreenDefinition {
             guard let o = nav.ui.urgeOutcome else { nav.ui.urgeOutcome = 0; nav.ui.scroll = 0; break }
             let trigger = nav.ui.urgeTriggers[nav.ui.urgeTrigger]
             nav.goHome()
+            // Home, under the confirmation (Overlays) for a few seconds; the next press dismisses it (and acts).
+            nav.ui.urgeLogged = QuitOutcome.allCases[o]
+            nav.ui.urgeLoggedUntil = now + confirmSeconds
             return [.send(.quit(.log(trigger: trigger, outcome: QuitOutcome.allCases[o], thoughts: nil)))]
         case .back:
             if nav.ui.urgeOutcome != nil { nav.ui.urgeOutcome = nil; nav.ui.scroll = 0 } else { nav.pop() }
@@ -183,6 +215,6 @@ extension UrgeLogScreen: ScreenDefinition {
     /// The triggers offered when it opens (most likely first), the first highlighted.
     static func opened(_ ui: inout UIState, state: PetState?, now: Instant?) {
         ui.urgeTriggers = state.flatMap { st in now.map { st.urgeTriggerMenu(at: $0) } } ?? []
-        ui.urgeTrigger = 0; ui.urgeOutcome = nil
+        ui.urgeTrigger = 0; ui.urgeOutcome = nil; ui.urgeLogged = nil; ui.urgeLoggedUntil = nil
     }
 }

@@ -15,12 +15,13 @@ enum WardrobeScreen {
         let emptyText = "Nothing yet. The shop has hats, food and furniture."
         switch l.size {
         case .square:
-            let preview = Rect(x: 8, y: area.y + 4, w: l.W - 16, h: 86)
+            let preview = Rect(x: 8, y: area.y + 4, w: l.W - 16, h: previewHeight)
             HomeView.petFrame(l, &canvas, preview, framing: .whole)
             draw(l, &canvas, list, frame, empty: emptyText)
         case .wide, .paper:
-            let pw = l.size == .wide ? 120 : 86
-            let preview = Rect(x: 4, y: area.y + 4, w: pw, h: min(pw + 20, l.bottom - area.y - 8))
+            let pw = previewWidth(l.size)
+            let preview = l.size == .wide ? Rect(x: 4, y: area.y + 4, w: pw, h: min(pw + 20, l.bottom - area.y - 8))
+                : Rect(x: 2, y: area.y + 2, w: pw, h: l.bottom - area.y - 4)
             HomeView.petFrame(l, &canvas, preview, framing: .whole)
             draw(l, &canvas, list, frame, empty: emptyText)
         case .tiny:
@@ -49,14 +50,19 @@ extension WardrobeScreen: ScreenDefinition {
         "..XXXXXX..",
         "..XXXXXX.."]
 
+    /// The preview's size: room for the pet and its home at ×2 (the stage part with every placed
+    /// item, about 44×40 art pixels, inside the frame's inset).
+    static let previewHeight = 94
+    static func previewWidth(_ size: SizeClass) -> Int { size == .wide ? 120 : 94 }
+
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
         let W = m.W, H = m.H, content = m.content, hints = HintBar.height(profile)
         switch m.size {
         case .square:
-            let previewBottom = content.y + 4 + 86
+            let previewBottom = content.y + 4 + previewHeight
             return ListFrame(area: Rect(x: 0, y: previewBottom + 4, w: W, h: H - previewBottom - 4 - hints), rowHeight: m.rowHeight)
         case .wide, .paper:
-            let pw = m.size == .wide ? 120 : 86
+            let pw = previewWidth(m.size)
             return ListFrame(area: Rect(x: pw + 8, y: content.y, w: W - pw - 8, h: content.h - hints), rowHeight: m.rowHeight)
         case .tiny:
             return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.rowHeight)

@@ -275,15 +275,9 @@ extension Canvas {
     /// over the pixels; true when any ink was drawn. The dirty area is the caller's box.
     mutating func inkText(_ text: String, face: FontFace, scale sc: Int, x: Int, y: Int, clip: Rect, color: UInt16) -> Bool {
         var any = false
-        let w = width
-        pixels.withUnsafeMutableBufferPointer { buf in
-            Font.forEachInkRun(text, face: face, scale: sc, x: x, y: y, clip: clip) { r in
-                any = true
-                for yy in r.y..<r.maxY {
-                    let row = yy * w
-                    for xx in (row + r.x)..<(row + r.maxX) { buf[xx] = color }
-                }
-            }
+        Font.forEachInkRun(text, face: face, scale: sc, x: x, y: y, clip: clip) { r in
+            any = true
+            put(r, color)
         }
         return any
     }

@@ -1,5 +1,5 @@
 /// `export.part` (device → phone): one piece of the export document (docs/export.md) for the
-/// `export` command, in order, `part` counting from 0 of `parts`; each `data` is a piece of the
+/// `export` command, in order, `part` counting from 0 (the last part also says `parts`, the count); each `data` is a piece of the
 /// document's JSON text (at most 48 KiB once escaped in the frame, cut between characters). The `reply` follows
 /// the last part with `parts` and `bytes` (the document's size).
 public struct ExportPart: Codable, Sendable, Equatable {
@@ -8,9 +8,11 @@ public struct ExportPart: Codable, Sendable, Equatable {
     public var type = ExportPart.type
     public var id: String
     public var part: Int
-    public var parts: Int
+    /// How many parts the export has: on the last part only (the export is streamed, so the
+    /// count is known only at its end; the `reply` after it says it too).
+    public var parts: Int?
     public var data: String
-    public init(id: String, part: Int, parts: Int, data: String) { self.id = id; self.part = part; self.parts = parts; self.data = data }
+    public init(id: String, part: Int, parts: Int?, data: String) { self.id = id; self.part = part; self.parts = parts; self.data = data }
 
     /// Cuts UTF-8 text into pieces of at most `maxPiece` bytes, never inside a character.
     public static func pieces(of bytes: [UInt8], maxPiece: Int = ExportPart.maxPiece) -> [String] {

@@ -1,0 +1,263 @@
+// Damage.swift — drawing only what changed (docs/architecture.md, the panel pipeline).
+//
+// A screen draws its whole frame as it always does, but between `beginFrame` and `endFrame` the
+// canvas records what every primitive would write — one rectangle of one colour each (`DrawOp`:
+// a fill, a text glyph's ink run, a sprite's run of one colour, a rounded rect's row) — instead
+// of writing it. So the screens' parts tell when they changed without knowing it: `endFrame`
+// fingerprints, for every 16×16 tile, the ordered operations that reach into it, compares with
+// the previous frame's fingerprints, and draws the operations again only inside the tiles whose
+// fingerprint changed (as LVGL redraws its invalidated areas). The pixels of the other tiles are
+// already right: the same operations in the same order drew them last time. Those areas are
+// `damage`, and the panel pipeline compares with the panel's picture only inside them.
+//
+// Exactness: a tile's pixels depend only on the ordered operations that touch it and on what the
+// tile held before. Both frames start from the same pixels outside the damage (the previous frame),
+// so equal operation sequences give equal pixels. A pixel written outside a recorded frame (a wipe
+// composed over the frame, a test drawing directly) marks its tiles stale: they are redrawn at the
+// next frame whatever their fingerprint. The fingerprint is a 64-bit hash of the sequence; the
+// golden-frame damage test (DamageTests) renders every screen both ways and compares.
+
+/// One pixel write of a recorded frame: `rect` (inside the canvas) in `color`.
+struct DrawOp {
+    var x: Int32, y: Int32, w: Int32, h: Int32
+    var color: UInt16
+    @inline(__always)
+    init(_ r: Rect, _ color: UInt16) {
+        x = Int32(truncatingIfNeeded: r.x); y = Int32(truncatingIfNeeded: r.y)
+        w = Int32(truncatingIfNeeded: r.w); h = Int32(truncatingIfNeeded: r.h)
+        self.color = color
+    }
+
+    /// The operation's fingerprint (coordinates are inside a canvas of at most 65 535 pixels a side).
+    @inline(__always)
+    var key: UInt64 {
+        var k = UInt64(UInt16(truncatingIfNeeded: x)) | UInt64(UInt16(truncatingIfNeeded: y)) << 16
+            | UInt64(UInt16(truncatingIfNeeded: w)) << 32 | UInt64(UInt16(truncatingIfNeeded: h)) << 48
+        k ^= UInt64(color) &* 0x9E37_79B9_7F4A_7C15
+        // splitmix64's finaliser
+        k = (k ^ (k >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        k = (k ^ (k >> 27)) &* 0x94D0_49BB_1331_11EB
+        return k ^ (k >> 31)
+    }
+}
+
+/// The recording state of a canvas: the operations of the frame being drawn, and per tile the
+/// fingerprint of the last frame's operations there.
+struct FrameRecorder: Sendable {
+    /// Tile side in pixels.
+    static let tile = 16
+    var isRecording = false
+    var ops: [DrawOp] = []
+    /// The previous frame's fingerprint per tile (row-major), empty: none (everything is drawn).
+    var tiles: [UInt64] = []
+    /// Tiles written outside a recorded frame since then: drawn at the next frame.
+    var stale: [Bool] = []
+    var anyStale = false
+
+    /// Tile columns of the canvas the fingerprints are for (set by `endFrame`).
+    var stride = 0
+
+    /// Tiles whose pixels were written outside a recorded frame (`r` inside the canvas).
+    mutating func markStale(_ r: Rect) {
+        guard stride > 0, !stale.isEmpty, !r.isEmpty else { return }
+        let t = Self.tile
+        anyStale = true
+        for ty in (r.y / t)...((r.maxY - 1) / t) {
+            for tx in (r.x / t)...((r.maxX - 1) / t) {
+                let i = ty * stride + tx
+                if i < stale.count { stale[i] = true }
+            }
+        }
+    }
+}
+
+extension DrawOp: Sendable {}
+
+extension Canvas {
+    /// Starts recording a frame: until `endFrame`, primitives record their pixel writes (text
+    /// runs, sprite runs and the other bookkeeping happen as usual).
+    public mutating func beginFrame() {
+        // The text check (`textLog`, tests and tools) snapshots the pixels each string left as it
+        // is drawn: with it on, the frame is drawn directly (its tiles are then stale).
+        guard textLog == nil else { return }
+        recorder.isRecording = true
+        recorder.ops.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the recorded frame: draws it where it differs from the previous one and returns the
+    /// areas drawn (also added to `damage` and `dirty`). Without a previous frame (a new canvas,
+    /// or one whose size changed), all of it.
+    @discardableResult
+    public mutating func endFrame() -> [Rect] {
+        guard recorder.isRecording else { return [] }
+        recorder.isRecording = false
+        let t = FrameRecorder.tile
+        let cols = (width + t - 1) / t, rows = (height + t - 1) / t
+        guard cols > 0, rows > 0 else { recorder.ops.removeAll(keepingCapacity: true); return [] }
+        var fresh = [UInt64](repeating: 0x6A09_E667_F3BC_C908, count: cols * rows)
+        recorder.ops.withUnsafeBufferPointer { ops in
+            fresh.withUnsafeMutableBufferPointer { h in
+                for op in ops {
+                    let k = op.key
+                    let tx0 = Int(op.x) / t, tx1 = (Int(op.x) + Int(op.w) - 1) / t
+                    let ty0 = Int(op.y) / t, ty1 = (Int(op.y) + Int(op.h) - 1) / t
+                    var ty = ty0
+                    while ty <= ty1 {
+                        var i = ty * cols + tx0
+                        let end = ty * cols + tx1
+                        while i <= end {
+                            var v = (h[i] ^ k) &* 0x9E37_79B9_7F4A_7C15
+                            v ^= v >> 29
+                            h[i] = v
+                            i += 1
+                        }
+                        ty += 1
+                    }
+                }
+            }
+        }
+        // Damaged tiles: all of them without a previous frame of this size.
+        let known = recorder.tiles.count == fresh.count && recorder.stride == cols
+        var rects: [Rect] = []
+        var damaged: [Bool] = []
+        if !known {
+            rects = [bounds]
+        } else {
+            damaged = [Bool](repeating: false, count: fresh.count)
+            // Runs of damaged tiles per tile row, merged down while the next row has the same run.
+            var open: [(x0: Int, x1: Int, y0: Int)] = []
+            for ty in 0..<rows {
+                var runs: [(Int, Int)] = []
+                var tx = 0
+                while tx < cols {
+                    let i = ty * cols + tx
+                    if fresh[i] != recorder.tiles[i] || (recorder.anyStale && recorder.stale[i]) {
+                        var e = tx + 1
+                        while e < cols, fresh[ty * cols + e] != recorder.tiles[ty * cols + e]
+                                || (recorder.anyStale && recorder.stale[ty * cols + e]) { e += 1 }
+                        for k in tx..<e { damaged[ty * cols + k] = true }
+                        runs.append((tx, e))
+                        tx = e
+                    } else {
+                        tx += 1
+                    }
+                }
+                var next: [(x0: Int, x1: Int, y0: Int)] = []
+                for o in open {
+                    if let k = runs.firstIndex(where: { $0.0 == o.x0 && $0.1 == o.x1 }) {
+                        next.append(o)
+                        runs.remove(at: k)
+                    } else {
+                        rects.append(Rect(x: o.x0 * t, y: o.y0 * t, w: (o.x1 - o.x0) * t, h: (ty - o.y0) * t))
+                    }
+                }
+                for r in runs { next.append((r.0, r.1, ty)) }
+                open = next
+            }
+            for o in open { rects.append(Rect(x: o.x0 * t, y: o.y0 * t, w: (o.x1 - o.x0) * t, h: (rows - o.y0) * t)) }
+            rects = rects.compactMap { $0.intersection(bounds) }
+        }
+        replay(within: rects, damagedTiles: damaged, columns: cols)
+        recorder.tiles = fresh
+        recorder.stride = cols
+        if recorder.anyStale || recorder.stale.count != fresh.count {
+            recorder.stale = [Bool](repeating: false, count: fresh.count)
+            recorder.anyStale = false
+        }
+        for r in rects {
+            dirty = dirty.map { $0.union(r) } ?? r
+            addDamage(r)
+        }
+        recorder.ops.removeAll(keepingCapacity: true)
+        return rects
+    }
+
+    /// Draws the recorded operations clipped to each of `rects` (the damaged tiles, flagged in
+    /// `damagedTiles` when not all of them: an operation reaching none of those is skipped at once).
+    mutating func replay(within rects: [Rect], damagedTiles: [Bool], columns cols: Int) {
+        guard !rects.isEmpty else { return }
+        let w = width, t = FrameRecorder.tile
+        let ops = recorder.ops
+        let every = damagedTiles.isEmpty
+        pixels.withUnsafeMutableBufferPointer { buf in
+            ops.withUnsafeBufferPointer { ops in
+                for op in ops {
+                    if !every {
+                        // Does it reach a damaged tile?
+                        let tx0 = Int(op.x) / t, tx1 = (Int(op.x) + Int(op.w) - 1) / t
+                        let ty0 = Int(op.y) / t, ty1 = (Int(op.y) + Int(op.h) - 1) / t
+                        var hit = false
+                        var ty = ty0
+                        while ty <= ty1 && !hit {
+                            var i = ty * cols + tx0
+                            let end = ty * cols + tx1
+                            while i <= end { if damagedTiles[i] { hit = true; break }; i += 1 }
+                            ty += 1
+                        }
+                        if !hit { continue }
+                    }
+                    for clip in rects {
+                        let cx0 = clip.x, cy0 = clip.y, cx1 = clip.maxX, cy1 = clip.maxY
+                        let x0 = max(cx0, Int(op.x)), x1 = min(cx1, Int(op.x) + Int(op.w))
+                        guard x0 < x1 else { continue }
+                        let y0 = max(cy0, Int(op.y)), y1 = min(cy1, Int(op.y) + Int(op.h))
+                        guard y0 < y1 else { continue }
+                        for yy in y0..<y1 {
+                            let row = yy * w
+                            UnsafeMutableBufferPointer(rebasing: buf[(row + x0)..<(row + x1)]).update(repeating: op.color)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `r`'s pixels were (or will be) written outside a recorded frame: the next frame draws them
+    /// again, and the panel pipeline looks at them (`damage`).
+    public mutating func invalidate(_ r: Rect) {
+        guard let c = r.intersection(bounds) else { return }
+        dirty = dirty.map { $0.union(c) } ?? c
+        recorder.markStale(c)
+        addDamage(c)
+    }
+
+    /// The areas changed since the last call (`damage`), and forgets them: what the panel has
+    /// not been sent yet.
+    public mutating func takeDamage() -> [Rect] {
+        let d = damage
+        damage.removeAll(keepingCapacity: true)
+        return d
+    }
+
+    /// Adds `r` to `damage`, kept to a few rectangles (beyond 16, their bounding box).
+    mutating func addDamage(_ r: Rect) {
+        if damage.contains(where: { $0.contains(r) }) { return }
+        damage.removeAll { r.contains($0) }
+        damage.append(r)
+        if damage.count > 16 {
+            let all = damage.reduce(Rect(x: 0, y: 0, w: 0, h: 0)) { $0.union($1) }
+            damage = [all]
+        }
+    }
+}
+
+extension Canvas {
+    /// Copies `rects` of `source` (a canvas of the same size) into this one, without touching its
+    /// bookkeeping: the panel pipeline's copy of the picture on the panel follows the frames sent.
+    public mutating func copyPixels(from source: Canvas, in rects: [Rect]) {
+        guard source.width == width, source.height == height else { return }
+        let w = width, all = bounds
+        source.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for r in rects {
+                    guard let c = r.intersection(all) else { continue }
+                    for y in c.y..<c.maxY {
+                        let s = y * w + c.x
+                        UnsafeMutableBufferPointer(rebasing: dst[s..<(s + c.w)])
+                            .update(fromContentsOf: UnsafeBufferPointer(rebasing: src[s..<(s + c.w)]))
+                    }
+                }
+            }
+        }
+    }
+}
