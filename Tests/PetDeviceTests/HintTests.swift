@@ -143,7 +143,7 @@ extension InputLayoutTests {
         XCTAssertEqual(nav(.fourButtons, .stats).view.hintText, "A prev   D next   C back")
         XCTAssertEqual(nav(.threeButtons, .stats).view.hintText, "A prev   B next   C back")
         // Focus without a session: choose a length (up/down), then start.
-        XCTAssertEqual(nav(.threeButtons, .focus).view.hintText, "A up   2xA down   B start   C back")
+        XCTAssertEqual(nav(.threeButtons, .focus).view.hintText, "A up   AA down   B start   C back")
         var s = nav(.threeButtons, .settings)
         _ = s.handle(NavPress(.next), state: state, now: now)
         XCTAssertEqual(s.view.hintText, "A up   AA down   B edit   C back")
