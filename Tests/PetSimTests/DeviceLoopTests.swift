@@ -243,10 +243,12 @@ final class DeviceLoopTests: XCTestCase {
         XCTAssertEqual(loop.batteryPercent, 20)
         XCTAssertNotEqual(loop.canvas.pixels, withBattery, "the fill follows the charge")
         // A phone connects: the phone icon shows; it goes: the icon goes.
-        XCTAssertFalse(loop.canvas.showsText(String(Glyph.phone)))
+        // (Status icons are bitmaps, recorded in the canvas's sprite record: "status/link".)
+        func phone() -> Bool { loop.canvas.spriteRuns.contains { $0.name == "status/link" } }
+        XCTAssertFalse(phone())
         loop.noteLink(.connected(client: 7))
         try loop.step()
-        XCTAssertTrue(loop.canvas.showsText(String(Glyph.phone)))
+        XCTAssertTrue(phone())
         loop.noteLink(.disconnected(client: 7))
         try loop.step()
         // The icon goes; a banner says the link was lost, for 10 s (a deadline of its own).
@@ -254,7 +256,7 @@ final class DeviceLoopTests: XCTestCase {
         XCTAssertLessThanOrEqual(loop.nextDeadlineMs() ?? .max, clock.wallMs + 10_000)
         clock.advance(ms: 10_000)
         try loop.step()
-        XCTAssertFalse(loop.canvas.showsText(String(Glyph.phone)))
+        XCTAssertFalse(phone())
         // Asleep: no reads however long.
         clock.advance(ms: 3_600_000)
         try loop.step()

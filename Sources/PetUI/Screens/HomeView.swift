@@ -382,7 +382,7 @@ enum HomeView {
         let cw = Txt.draw(&c, m.clock, x: 4, y: 2, p.fg, .large, maxWidth: left - 12)
         StatusStrip.draw(l, &c, m.icons, right: left - 6, left: 4 + cw + 4, y: 6, .small, ink: p.fg, paper: p.bg)
         c.fillRect(x: 0, y: 19, w: l.W, h: 2, color: p.fg)
-        let frame = Rect(x: 2, y: 23, w: 98, h: 87)
+        let frame = Rect(x: 2, y: 23, w: 98, h: 85)
         petFrame(l, &c, frame)
         if m.paused { pausedPill(l, &c, x: frame.x + 3, y: frame.y + 3) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 3, y: frame.y + 3, .small) }

@@ -109,7 +109,21 @@ enum StatusStrip {
         return (bitmap(icon).first?.count ?? 5) * k
     }
 
+    /// The name an icon is recorded under in the canvas's sprite record ("status/link"), so tests
+    /// and scenarios can tell which icons show.
+    static func name(_ icon: StatusIcon) -> String {
+        switch icon {
+        case .link: "status/link"
+        case .quiet: "status/quiet"
+        case .mute: "status/mute"
+        case .paused: "status/paused"
+        case .battery: "status/battery"
+        }
+    }
+
     static func drawIcon(_ c: inout Canvas, _ icon: StatusIcon, x: Int, y: Int, k: Int, ink: RGB565) {
+        let box = Rect(x: x, y: y, w: (icon == .mute ? 8 : (bitmap(icon).isEmpty ? 11 : 5)) * k, h: 8 * k)
+        c.spriteRuns.append(SpriteRun(name: name(icon), rect: box, crop: box))
         if case .battery(let pct) = icon {
             // An outline with a nub on the right and a fill for the charge.
             let w = 10 * k, h = 6 * k, top = y + k
