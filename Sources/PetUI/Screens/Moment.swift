@@ -4,7 +4,7 @@ import PetCore
 /// big figure ("Level 9", "+12"), and a few short lines. Celebrations (Overlays), a finished
 /// focus session, the urge log's confirmation, pairing results, the first run's steps, the device
 /// states (night, link lost, low battery) and the recovery screen are all drawn by it, so every
-/// one of them is laid out the same way on every display (docs/design-pet.md, "The pet's poses").
+/// one of them is laid out the same way on every display (docs/design.md, "The pet's poses").
 struct Moment {
     /// The headline (large face on every display but the OLED).
     var title: String
