@@ -19,7 +19,6 @@ final class TextCheckTests: XCTestCase {
     /// (frame, display) pairs that fail today and must keep failing until fixed: a case that
     /// passes must be taken off this list (so the list only shrinks), a new failure is an error.
     static let knownFailing: Set<String> = [
-        "pet-care@128x64",
         "hostile-urge-outcome@240x240", "hostile-urge-outcome@250x122", "hostile-urge-outcome@320x240",
         "hostile-urge@240x240", "hostile-urge@320x240", "reminder@128x64", "reminder@240x240", "reminder@250x122",
         "reminder@320x240", "shop0@240x240", "shop2@240x240", "shop3@240x240", "shop@240x240", "toasts@128x64",
