@@ -466,7 +466,8 @@ async def lockout(b, sim):
     check('Pairing locked after 5 wrong codes' in last, f'the lockout shown: "{last[:80]}"')
     v = await wait_journal(sim, "SELECT count(*) FROM events WHERE type='phone.pairing-locked'", lambda v: v == '1')
     check(v == '1', 'journal: phone.pairing-locked')
-    check(await wait_screen(sim, 'Pairing locked'), 'the device screen says Pairing locked')
+    locked = await wait_screen(sim, 'Pairing locked', timeout=15)
+    check(locked, 'the device screen says Pairing locked' + ('' if locked else ': ' + ' | '.join(sim.screen_text().split('\n'))[:300]))
 
 
 CONTRAST_JS = r'''(() => {

@@ -205,6 +205,25 @@ final class NavigatorTests: XCTestCase {
         XCTAssertNil(kept.ui.reminder)
     }
 
+    /// A phone pairing long after the last button press: the code opens the pairing screen and
+    /// keeps it; when the code goes (paired, refused, locked out) the screen stays for the idle
+    /// time from then, so the owner can read what happened, and then goes home.
+    func testThePairingScreenStaysAfterItsCodeGoesForTheIdleTime() throws {
+        let w = try NavWorld()
+        var nav = Navigator(state: w.state, now: w.now, boot: false)
+        let later = w.now + 600
+        nav.tick(state: w.state, now: later)
+        nav.setPairingCode("123456", now: later)
+        nav.tick(state: w.state, now: later + 120)
+        XCTAssertEqual(nav.ui.screen, .pairing, "a code keeps the screen open however long")
+        let gone = later + 125
+        nav.setPairingCode(nil, now: gone)
+        nav.tick(state: w.state, now: gone + nav.config.homeAfter - 1)
+        XCTAssertEqual(nav.ui.screen, .pairing, "what happened can be read")
+        nav.tick(state: w.state, now: gone + nav.config.homeAfter)
+        XCTAssertEqual(nav.ui.screen, .home)
+    }
+
     func testMissedBannerCountsRemindersMissedSinceBootUntilC() throws {
         let w = try NavWorld()
         var before = w.state

@@ -40,7 +40,7 @@ extension DeviceLoop: LinkHost {
 
     /// Shows a pairing code (the link does when a phone asks to pair); nil hides it.
     public func showPairingCode(_ code: String?) {
-        navigator.setPairingCode(code)
+        navigator.setPairingCode(code, now: Self.instant(ms: hardware.clock.wallMs))
         needsFrame = true
     }
 

@@ -143,8 +143,12 @@ public struct Navigator: Sendable {
     public mutating func noteLinkLost(now: Instant) { ui.linkLostAt = now }
 
     /// The pairing code to show (nil: none). The phone link sets it; a new code opens the
-    /// pairing screen (the owner has to read it), hiding it leaves the screen where it is.
-    public mutating func setPairingCode(_ code: String?) {
+    /// pairing screen (the owner has to read it), hiding it leaves the screen where it is. When a
+    /// code goes at `now` while the pairing screen shows (paired, refused, locked after wrong
+    /// codes), the screen stays for the usual idle time from then, so what happened can be read
+    /// before it goes home.
+    public mutating func setPairingCode(_ code: String?, now: Instant? = nil) {
+        if code == nil, ui.pairingCode != nil, ui.screen == .pairing, let now, now > ui.lastInput { ui.lastInput = now }
         ui.pairingCode = code
         if code != nil { ui.pairingOutcome = nil }
         if code != nil && ui.screen != .pairing && ui.screen != .boot {
