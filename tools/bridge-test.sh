@@ -50,6 +50,9 @@ SIM=$BIN/deskpet-sim BRIDGE=$BIN/deskpet-bridge CTL=$BIN/deskpetctl
 W=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/bridge-test.XXXXXX")}
 mkdir -p "$W"
 W=$(cd "$W" && pwd -P)
+# mktemp makes the folder 0700; mosquitto started as root drops to its own user before it reads the
+# test certificates and writes its persistence, so it must be able to pass through.
+chmod 0711 "$W"
 PIDS=()
 cleanup() {
   for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
