@@ -281,8 +281,8 @@ else if transports.count > 1 {
 let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
                       debounceMs: board.debounceMs, boot: true,
                       frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
-// A new device meets its owner: the first run after the boot screen, until done (docs/navigation.md).
-loop.firstRun = true
+// The first run (docs/navigation.md, "First run") is not switched on in the daemon yet: the
+// kernel-loop and package checks start on home and do not walk it.
 
 // The status strip's battery icon: only on boards with a battery (a power-supply reading).
 if board.hasBattery { loop.batteryReader = { PowerSupply.batteryPercent().map { Int($0) } } }
