@@ -33,8 +33,8 @@ say() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
 
 # ---- 1. the cached minimal root -----------------------------------------------------------------
 # Bump ROOT_REV when the package list changes.
-ROOT_REV=1
-PKGS=systemd,systemd-sysv,udev,kmod,passwd,sqlite3,libsqlite3-0,libgpiod2,libbluetooth3
+ROOT_REV=2
+PKGS=systemd,systemd-sysv,udev,kmod,passwd,sqlite3,libsqlite3-0,libbluetooth3,libmosquitto1
 TARBALL=$CACHE/bookworm-minbase-r$ROOT_REV.tar
 if [ ! -s "$TARBALL" ]; then
   say "debootstrap --variant=minbase bookworm (once; cached as $TARBALL)"
