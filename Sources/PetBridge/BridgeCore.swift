@@ -1,3 +1,4 @@
+import PetCore
 import PetWire
 
 /// The bridge's decisions, without sockets (docs/home-assistant.md#how-it-works): the driver
@@ -415,20 +416,9 @@ extension JSONValue {
 
 /// `YYYY-MM-DDTHH:MM:SS+00:00` of unix seconds (what Home Assistant's timestamp sensors read).
 public enum ISOTime {
+    /// PetCore's civil calendar (`LocalDateTime`) in UTC, written the ISO 8601 way.
     public static func string(_ t: Int64) -> String {
-        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        let secs = t - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let year = y < 1000 ? String(repeating: "0", count: 4 - String(y).count) + String(y) : String(y)
-        return "\(year)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))+00:00"
+        let local = LocalDateTime(localSeconds: t)
+        return "\(local.date)T\(local.descriptionWithSeconds.split(separator: " ").last ?? "")+00:00"
     }
 }
