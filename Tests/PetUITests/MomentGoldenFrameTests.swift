@@ -49,19 +49,25 @@ final class MomentGoldenFrameTests: XCTestCase {
         return out
     }
 
+    /// One state drawn on one display in the light theme.
+    static func render(_ c: Case, on profile: DisplayProfile) -> Canvas {
+        var ui = UIFixture.ui(for: c.screen, now: UIFixture.now)
+        c.ui(&ui)
+        var ctx = ScreenContext(state: c.state, ui: ui, now: UIFixture.now, config: Navigator.Config(profile: profile),
+                        theme: Theme.resolve(.light, for: profile))
+        ctx.device = c.device
+        var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)
+        Screens.render(ctx, into: &canvas)
+        return canvas
+    }
+
     func testEveryStateOnEveryDisplayMatchesItsGoldenFrame() throws {
         let folder = GoldenFrameTests.folder
         var failures: [String] = []
         var frames: [(String, Canvas)] = []
         for c in Self.cases() {
             for profile in DisplayProfile.all {
-                var ui = UIFixture.ui(for: c.screen, now: UIFixture.now)
-                c.ui(&ui)
-                var ctx = ScreenContext(state: c.state, ui: ui, now: UIFixture.now, config: Navigator.Config(profile: profile),
-                                        theme: Theme.resolve(.light, for: profile))
-                ctx.device = c.device
-                var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)
-                Screens.render(ctx, into: &canvas)
+                let canvas = Self.render(c, on: profile)
                 frames.append(("\(c.name)@\(profile.id)", canvas))
             }
         }
@@ -95,13 +101,7 @@ final class MomentGoldenFrameTests: XCTestCase {
     func testMomentsKeepTheirTextOnTheDisplay() {
         for c in Self.cases() {
             for profile in DisplayProfile.all {
-                var ui = UIFixture.ui(for: c.screen, now: UIFixture.now)
-                c.ui(&ui)
-                var ctx = ScreenContext(state: c.state, ui: ui, now: UIFixture.now, config: Navigator.Config(profile: profile),
-                                        theme: Theme.resolve(.light, for: profile))
-                ctx.device = c.device
-                var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)
-                Screens.render(ctx, into: &canvas)
+                let canvas = Self.render(c, on: profile)
                 for run in canvas.textRuns where !run.text.isEmpty {
                     XCTAssertTrue(canvas.bounds.contains(run.rect), "\(c.name)@\(profile.id): '\(run.text)' at \(run.rect)")
                 }
