@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/bridge-test.sh [--out DIR] [--bench] — deskpet-bridge with the real parts (docs/home-assistant.md#tests):
+# tools/bridge-test.sh [--out DIR] [--bench] [--release] — deskpet-bridge with the real parts (docs/home-assistant.md#tests):
 # a real mosquitto on loopback (plain and TLS listeners, a test CA made here with openssl), the
 # simulator serving its link on a Unix socket (deskpet-sim --web 0 --link unix:…, its journal read
 # with sqlite3), deskpetctl as a phone, and the bridge, paired with the code the simulator prints.
@@ -11,7 +11,8 @@
 # (malformed JSON, a 2 MB payload, unknown topics, a flood) refused with log lines that hold no
 # personal text, rate-limited, the device unaffected; `forget` empties every retained config.
 # --bench instead measures the figures (tools/bridge_bench.py: RSS, idle wake-ups, event → MQTT
-# latency, commands per second; one JSON line each) on the same parts, and stops.
+# latency, commands per second; one JSON line each) on the same parts, and stops. --release: the
+# programs built with -c release (for the figures).
 # Installs mosquitto, mosquitto-clients, libmosquitto-dev, openssl, sqlite3 if missing (as root).
 # Bounded: every wait has a deadline; about 1–2 minutes after the build.
 set -euo pipefail
@@ -20,12 +21,14 @@ cd "$ROOT"
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 OUT=""
 BENCH=0
+BUILD=debug
 RATE=5 BURST=20
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --bench) BENCH=1; RATE=1000; BURST=10000; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --release) BUILD=release; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bridge-test: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -42,10 +45,10 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 
-swift build --product deskpet-sim 2>&1 | tail -1
-swift build --product deskpet-bridge 2>&1 | tail -1
-swift build --product deskpetctl 2>&1 | tail -1
-BIN=$(swift build --show-bin-path)
+swift build -c $BUILD --product deskpet-sim 2>&1 | tail -1
+swift build -c $BUILD --product deskpet-bridge 2>&1 | tail -1
+swift build -c $BUILD --product deskpetctl 2>&1 | tail -1
+BIN=$(swift build -c $BUILD --show-bin-path)
 SIM=$BIN/deskpet-sim BRIDGE=$BIN/deskpet-bridge CTL=$BIN/deskpetctl
 
 W=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/bridge-test.XXXXXX")}
@@ -176,7 +179,7 @@ if [ $BENCH = 1 ]; then
   kill "$BRIDGEPID"; wait "$BRIDGEPID" 2>/dev/null || true
   start_bridge
   until_ok 20 status_is online
-  python3 tools/bridge_bench.py --port "$PORT" --ctl "$CTL" --db "$DB" --pid "$BRIDGEPID"
+  python3 tools/bridge_bench.py --port "$PORT" --ctl "$CTL" --db "$DB" --pid "$BRIDGEPID" --build "$BUILD"
   exit 0
 fi
 
