@@ -196,6 +196,9 @@ var journalOptions = EventStore.Options()
 journalOptions.verifyOnOpen = false
 do { store = try EventStore(path: dataDir + "/deskpet.db", options: journalOptions) } catch { fail("journal: \(error)") }
 let app: PetApp
+// A new pet (an empty journal) meets its owner with the first run.
+let newPet: Bool
+do { newPet = try store.eventCount() == 0 } catch { fail("journal: \(error)") }
 do {
     switch try PetApp.openOrRecover(store: store, now: Instant(floorDiv(clock.wallMs, 1000)), zone: zoneArg ?? systemZone()) {
     case .success(let opened): app = opened
@@ -285,8 +288,9 @@ else if transports.count > 1 {
 let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
                       debounceMs: board.debounceMs, boot: true,
                       frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
-// The first run (docs/navigation.md, "First run") is not switched on in the daemon yet: the
-// kernel-loop and package checks start on home and do not walk it.
+// The first run (docs/navigation.md, "First run") for a new pet, until it is done or skipped
+// (journaled): the boot screen, then the first run; C skips it.
+if newPet { loop.firstRun = true }
 
 // The status strip's battery icon: only on boards with a battery (a power-supply reading).
 if board.hasBattery { loop.batteryReader = { PowerSupply.batteryPercent().map { Int($0) } } }

@@ -166,7 +166,7 @@ public final class LinkService: LinkServing {
                 drop(c, ErrorMessage(code: ErrorCode.timeout, message: "no message for \(config.idleTimeoutMs / 1000) s (send ping to stay connected)"))
             } else if let ch = s.challenge, now >= ch.expiresMs {
                 sessions[c]?.challenge = nil
-                hideCode(ifShownFor: c)
+                if hideCode(ifShownFor: c) { effects.append(.pairingEnded(.expired)) }
             }
         }
         // Backlogs: one more batch for each connection not yet served in this wake-up.
@@ -437,10 +437,13 @@ public final class LinkService: LinkServing {
         hideCode(ifShownFor: c)
     }
 
-    func hideCode(ifShownFor c: Int) {
-        guard codeShownFor == c else { return }
+    /// Hides the code if it is `c`'s; whether it was.
+    @discardableResult
+    func hideCode(ifShownFor c: Int) -> Bool {
+        guard codeShownFor == c else { return false }
         codeShownFor = nil
         effects.append(.pairingCode(nil))
+        return true
     }
 
     /// An event as pushed: its journal body (encoded once, here), its seq, its kind for phones.
