@@ -115,17 +115,6 @@ public struct ScreenTransition: Sendable {
         }
     }
 
-    /// Whether the pixel at `(x, y)` shows the new screen when `n` columns or rows are revealed.
-    @inline(__always)
-    func isRevealed(x: Int, y: Int, n: Int, width w: Int, height h: Int) -> Bool {
-        switch direction {
-        case .forward: return x >= w - n
-        case .back: return x < n
-        case .down: return y < n
-        case .up: return y >= h - n
-        }
-    }
-
     /// The area a frame at `ms` changes after the frame shown at `previousMs`: the band the front
     /// crossed, with the front line at both ends (all that is left of the old screen once done).
     public func band(from previousMs: Int64, to ms: Int64, width w: Int, height h: Int) -> Rect {
@@ -154,10 +143,26 @@ public struct ScreenTransition: Sendable {
         from.pixels.withUnsafeBufferPointer { old in
             target.pixels.withUnsafeBufferPointer { new in
                 canvas.pixels.withUnsafeMutableBufferPointer { dst in
+                    // Per row: the columns of the old frame and those of the new screen, each one copy
+                    // (a wipe across the columns splits every row at one column; one down or up
+                    // shows each row whole from one of them).
                     for y in r.y..<r.maxY {
                         let row = y * w
-                        for x in r.x..<r.maxX {
-                            dst[row + x] = isRevealed(x: x, y: y, n: n, width: w, height: h) ? new[row + x] : old[row + x]
+                        let split: Int, leftNew: Bool
+                        switch direction {
+                        case .forward: split = w - n; leftNew = false
+                        case .back: split = n; leftNew = true
+                        case .down: split = y < n ? w : 0; leftNew = true
+                        case .up: split = y >= h - n ? w : 0; leftNew = true
+                        }
+                        let mid = min(max(split, r.x), r.maxX)
+                        if mid > r.x {
+                            let src = leftNew ? new : old
+                            (dst.baseAddress! + row + r.x).update(from: src.baseAddress! + row + r.x, count: mid - r.x)
+                        }
+                        if r.maxX > mid {
+                            let src = leftNew ? old : new
+                            (dst.baseAddress! + row + mid).update(from: src.baseAddress! + row + mid, count: r.maxX - mid)
                         }
                     }
                 }
