@@ -135,8 +135,9 @@ case "check":
     } catch { fail(error.description, 1) }
 
 case "forget":
-    let core = BridgeCore(config: config, lastSeq: 0, session: BridgeCore.MQTTSession())
-    let d = core.discovery
+    // The topics are Discovery's alone (what BridgeCore.discovery holds). Swift 6.0.3's optimizer (the
+    // arm64 package's compiler, docs/install.md) crashed on a BridgeCore made here only to read them.
+    let d = Discovery(config: config)
     let mqtt: MQTTClient
     do { mqtt = try MQTTClient(config: config, password: password(), willTopic: d.statusTopic, maxPayload: CommandRouter.maxPayload) } catch { fail(error.description, 1) }
     do { if let note = try mqtt.start(keepalive: config.keepalive) { say("mqtt: " + note) } } catch { fail(error.description, 1) }
