@@ -36,7 +36,7 @@ public struct PetState: Sendable, Equatable, Codable {
     /// changes: snapshots of another format are ignored and the journal is replayed in full
     /// (docs/storage.md). Tests/PetCoreTests/SnapshotShapeTests.swift fails when the encoded
     /// shape changes while this stays the same.
-    public static let snapshotFormat = 5
+    public static let snapshotFormat = 6
 
     public var createdAt: Instant
     /// The latest instant the state has been advanced to.
@@ -105,6 +105,8 @@ public struct PetState: Sendable, Equatable, Codable {
     public var reminders = ReminderState()
     /// Paired phones and the pairing lockout (Phones/Phones.swift).
     public var phones = PhonesState()
+    /// Circles joined, challenge stakes held and settled (Circles/CircleLedger.swift).
+    public var circles = CircleState()
     /// Per-day aggregates for the stats screens (docs/domain.md#stats), kept for the whole history.
     public var stats = StatsState()
 
@@ -116,7 +118,7 @@ public struct PetState: Sendable, Equatable, Codable {
         case coinsEarned, coinsSpent, tasksCompleted, streak, bestStreak, lastBreak, weekStart, weekClean
         case weekDone, perfectWeeks, purchases, badges, pet, needs, lastCelebration, lastPetting, speech
         case tally, lastReminder, remindersMissed, recentCommands, eventCount, habits, shop, commitments, quit
-        case screen, stats, phones
+        case screen, stats, phones, circles
         case reminders = "notices"
     }
 

@@ -43,6 +43,17 @@ public final class LinkService: LinkServing {
     /// What the call being served decided so far, in order (handed to the loop when it returns,
     /// or to `LinkHost.commit` before a journal transaction).
     var effects: [LinkEffect] = []
+    /// The board's recent key gestures, oldest first (at most `gestureKeep`, none older than
+    /// `gestureWindowSeconds`): replayed to a `buttons.watch` with `since` after a reconnect.
+    public internal(set) var gestureLog: [ButtonMessage] = []
+    var gestureCount: Int64 = 0
+    /// Names this run of the device in `button` messages (random; a restart forgets the gestures).
+    lazy var gestureRun: String = {
+        if let b = try? random.bytes(8) { return Hex.encode(b) }
+        return "run"
+    }()
+    public static let gestureKeep = 256
+    public static let gestureWindowSeconds: Int64 = 2 * 3600
 
     public init(config: LinkConfig = LinkConfig(), random: SecureRandom = SystemRandom()) {
         self.config = config

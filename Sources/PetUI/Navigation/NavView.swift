@@ -169,7 +169,7 @@ public struct NavView: Sendable, Equatable {
         let down = all.filter { $0.verb == .down && keys.hasOnePressDown }
         let back = all.filter { $0.rank != 0 && ($0.verb == .back || $0.verb == .close) }
         let others = all.filter { $0.rank == 1 && $0.verb != .back && $0.verb != .close }
-        let order = Array(keyActions.prefix(1)) + doubleDown + keyActions.dropFirst() + up + others + down + back
+        let order = Array(keyActions.prefix(1)) + doubleDown + Array(keyActions.dropFirst()) + up + others + down + back
         var shown: [NavHint] = []
         for h in order where shown.count < 3 && !shown.contains(where: { $0.input == h.input }) {
             if fits(shown + [h]) { shown.append(h) }
