@@ -37,7 +37,7 @@ public struct CircleInvite: Sendable, Equatable {
 
     /// Reads an invite, checking every part (what is wrong is named, never the password).
     public static func parse(_ text: String) throws(BridgeError) -> CircleInvite {
-        let t = text.trimmed(" \t\r\n")
+        let t = text.trimmed(" \t\n\r")
         guard t.hasPrefix(scheme), t.utf8.count <= 1024 else { throw .usage("not a DeskPet circle invite (it starts with \(scheme))") }
         var b64 = ""
         for c in t.dropFirst(scheme.count) {

@@ -53,7 +53,9 @@ func fail(_ s: String, _ status: Int32) -> Never { say(s); exit(status) }
 nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
 let onSignal: @convention(c) (Int32) -> Void = { _ in stopRequested = 1 }
 
-if CommandLine.arguments.dropFirst().first == "circle" { circleMain(Array(CommandLine.arguments.dropFirst(2))) }
+if let k = CommandLine.arguments.dropFirst().firstIndex(of: "circle") {   // `circle …` (CircleCommand.swift), options around it
+    circleMain(Array(CommandLine.arguments[1..<k]) + Array(CommandLine.arguments[(k + 1)...]))
+}
 var args = Array(CommandLine.arguments.dropFirst())
 var configPath = BridgeConfig.defaultPath
 var code: String?
