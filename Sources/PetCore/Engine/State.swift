@@ -146,8 +146,32 @@ public struct PetState: Sendable, Equatable, Codable {
         tasks.values.filter { filter.matches($0) }.sorted(by: taskOrder)
     }
 
+    /// Whether `t` is a recurring task's next occurrence whose day has not come: finishing (or
+    /// missing) an occurrence makes the next one at once, but the day's list (home, today) shows
+    /// it only from the start of its day (its due's day, else its start's), so a finished daily
+    /// task does not seem to come back at once (docs/screens.md, "Today").
+    public func isUpcomingOccurrence(_ t: TaskItem) -> Bool {
+        t.spawnedFrom != nil && clock.day(of: t.due ?? t.start) > openDay
+    }
+
+    /// The open tasks of the day's list (home's card, today), in list order: every open task but a
+    /// recurring task's next occurrence before its day (`isUpcomingOccurrence`).
+    public func todayTasks() -> [TaskItem] {
+        openTasks().filter { !isUpcomingOccurrence($0) }
+    }
+
+    /// Recurring occurrences completed today whose next one waits for its day: today lists them
+    /// as done, in the order they were completed.
+    public func recurringDoneToday() -> [TaskItem] {
+        tasks.values.filter { t in
+            guard t.state == .completed, t.recurrence != nil, let at = t.completedAt, clock.day(of: at) == openDay,
+                  let next = t.spawnedID.flatMap({ tasks[$0] }) else { return false }
+            return isUpcomingOccurrence(next)
+        }.sorted { ($0.completedAt ?? $0.start, $0.id) < ($1.completedAt ?? $1.start, $1.id) }
+    }
+
     /// The next open task to show on the home screen.
-    public var nextTask: TaskItem? { openTasks().first }
+    public var nextTask: TaskItem? { todayTasks().first }
 
     public func isAsleep(at t: Instant) -> Bool {
         if paused { return true }
