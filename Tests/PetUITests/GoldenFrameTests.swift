@@ -30,6 +30,11 @@ final class GoldenFrameTests: XCTestCase {
         for profile in DisplayProfile.all {
             out.append(("home-status@\(profile.id)", .home, profile, .light))
         }
+        // The circle (docs/screens.md#circle): "circle@" runs a challenge; settled; none joined.
+        for profile in DisplayProfile.all {
+            out.append(("circle-settled@\(profile.id)", .circle, profile, .light))
+            out.append(("circle-empty@\(profile.id)", .circle, profile, .light))
+        }
         // The icon menu over home (docs/screens.md), on its second entry.
         for profile in DisplayProfile.all {
             out.append(("menu@\(profile.id)", .home, profile, .light))
@@ -47,7 +52,9 @@ final class GoldenFrameTests: XCTestCase {
             if name.hasPrefix("menu@") { ui.menu = 1 }
             // home-status: every status icon and a hungry pet (the attention bubble).
             let status = name.hasPrefix("home-status")
-            var ctx = ScreenContext(state: status ? UIFixture.statusState() : state, ui: ui, now: now,
+            var shownState = status ? UIFixture.statusState() : state
+            if screen == .circle && !name.hasPrefix("circle-empty") { shownState = UIFixture.circleState(settled: name.hasPrefix("circle-settled")) }
+            var ctx = ScreenContext(state: shownState, ui: ui, now: now,
                                     config: Navigator.Config(profile: profile), theme: Theme.resolve(themeName, for: profile))
             if status { ctx.device = UIFixture.statusDevice }
             var canvas = Canvas(width: profile.width, height: profile.height, background: ctx.theme.background)

@@ -53,6 +53,13 @@ final class ScreenTests: XCTestCase {
             var store = UIFixture.ui(for: .shop, now: now); store.shopTab = tab; store.cursor = 30
             out.append(("shop\(tab)", st, store))
         }
+        // docs/screens.md#circle: a running challenge, a settled one, hostile pet names.
+        out.append(("circle-board", UIFixture.circleState(), UIFixture.ui(for: .circle, now: now)))
+        out.append(("circle-settled", UIFixture.circleState(settled: true), UIFixture.ui(for: .circle, now: now)))
+        for k in 0..<5 {
+            var ui = UIFixture.ui(for: .circle, now: now); ui.cursor = k
+            out.append(("circle-hostile\(k)", UIFixture.circleState(hostile: true), ui))
+        }
         return out
     }
 

@@ -43,11 +43,14 @@ final class TextCheckTests: XCTestCase {
         return c
     }
 
-    /// What the owner wrote (task titles, habits, the pet's name, the self-image goal): the only
-    /// text a screen may shorten ("...") or scroll. The device's own copy must fit its box.
+    /// What the owner wrote (task titles, habits, the pet's name, the self-image goal) or a circle's
+    /// members chose (the circle's id, their member ids and pets' names): the only text a screen
+    /// may shorten ("...") or scroll. The device's own copy must fit its box.
     static func ownerTexts(_ s: PetState) -> [String] {
         var out = s.tasks.values.map(\.title) + s.habits.habits.values.map(\.text) + [s.pet.name]
         if let g = s.habits.selfImage { out.append(g) }
+        out += s.circles.circles.keys
+        out += s.circles.standings.values.flatMap { $0.rows.flatMap { [$0.member, $0.petName] } }
         return out.filter { !$0.isEmpty }
     }
 

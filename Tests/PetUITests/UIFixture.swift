@@ -1,4 +1,4 @@
-import PetCore
+@testable import PetCore
 @testable import PetUI
 
 /// A realistic pet for screen tests and golden frames, built through the engine exactly like the
@@ -38,12 +38,46 @@ enum UIFixture {
         case .pairing: ui.pairingCode = "482913"
         case .firstRun: ui.firstRunStep = 1; ui.firstRunChoice = 1
         case .petCare: ui.cursor = 0
+        case .circle: ui.cursor = 2   // its own member (circleState), as opening it does
         case .home, .focus, .commitments: break
         }
         return ui
     }
 
     static let built: (plain: PetState, withFocus: PetState) = build()
+
+    /// A long pet name (a member's own choice, shared as is: the title rules, 24 characters).
+    static let longPetName = "Sir Wigglesworth III Jr."
+
+    /// The fixture pet in a circle ("study-buddies", member "mochi"): this week's coins board
+    /// (five members, "mochi" third of six) and a running challenge (5 tasks by Friday, 20 coins
+    /// held); `settled`: the challenge settled (+40); `hostile`: 24-character pet names and ranks
+    /// past 9. `UIFixture.state()` has no circle (the empty state).
+    static func circleState(settled: Bool = false, hostile: Bool = false) -> PetState {
+        var s = state()
+        let circle = hostile ? "the-longest-circle-name-allowed" : "study-buddies"
+        s.circles.circles[circle] = CircleMembership(circle: circle, member: "mochi", share: Set(CircleShare.allCases),
+                                                     screenGoal: 0, joinedAt: at("2026-03-02 10:00"))
+        let names = hostile ? [longPetName, "WWWWWWWWWWWWWWWWWWWWWWWW", "Mochi the Magnificent!!", "Ærøskøbing Smörgåsbord", "x"]
+                            : ["Biscuit", "Pixel", "Mochi", "Tofu", "Nori"]
+        let members = ["bea", "pix", "mochi", "tofu", "nori"]
+        let values = hostile ? [12_345_678, 99_999, 4_321, 4_321, 0] : [184, 152, 131, 131, 60]
+        let ranks = hostile ? [1, 12, 13, 13, 15] : [1, 2, 3, 3, 5]
+        let rows = (0..<5).map { LeaderboardRow(rank: ranks[$0], member: members[$0], petName: names[$0], value: values[$0]) }
+        s.circles.standings[circle] = CircleStanding(metric: .coins, period: .week, number: s.clock.day(of: now),
+                                                     ranked: hostile ? 15 : 6, rows: rows, at: now - 600)
+        let terms = ChallengeTerms(id: "five-tasks", proposer: "bea", goal: .tasksDone(5), start: at("2026-03-23 00:00"),
+                                   end: at("2026-03-28 00:00"), stake: 20)
+        if settled {
+            let st = ChallengeSettlement(challenge: terms.id, outcomes: ["bea": .failed, "mochi": .succeeded],
+                                         payouts: ["bea": 0, "mochi": 40], charity: 0)
+            s.circles.settled = [SettledChallenge(circle: circle, settlement: st, member: "mochi", payout: 40, stake: 20,
+                                                  at: now, final: nil, deadline: terms.finalDeadline)]
+        } else {
+            s.circles.challenges[terms.id] = HeldChallenge(circle: circle, terms: terms, acceptedAt: terms.start)
+        }
+        return s
+    }
 
     /// The fixture pet muted, paused and in quiet hours (09:00–10:00), hungry: every status icon
     /// (the pet sleeps, so it asks for nothing).

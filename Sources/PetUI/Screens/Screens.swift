@@ -19,6 +19,8 @@ public enum ScreenID: String, CaseIterable, Sendable, Hashable {
     case focus
     case urgeLog = "urge-log"
     case commitments
+    /// A circle's leaderboard and its challenge (docs/circles.md).
+    case circle
     /// Day start, quiet hours, theme, sound, brightness, pause.
     case settings
     case pairing
@@ -36,7 +38,7 @@ extension NavRows {
     /// hold B there feeds) next to it; the rest by how often they are used (docs/navigation.md),
     /// pet care (feed and play) before settings.
     public static let menu: [ScreenID] = [
-        .stats, .focus, .today, .shop, .urgeLog, .commitments, .petCare, .settings, .pairing, .wardrobe,
+        .stats, .focus, .today, .shop, .urgeLog, .commitments, .circle, .petCare, .settings, .pairing, .wardrobe,
     ]
 }
 
@@ -55,6 +57,7 @@ extension ScreenID {
         case .focus: FocusScreen.self
         case .urgeLog: UrgeLogScreen.self
         case .commitments: CommitmentsScreen.self
+        case .circle: CircleScreen.self
         case .settings: SettingsScreen.self
         case .pairing: PairingScreen.self
         case .petCare: PetCareScreen.self
