@@ -279,6 +279,7 @@ final class ScenarioTests: XCTestCase {
         press A
         press A
         press A
+        press A
         expect ui.menu == store
         expect ui.menu == shop
         expect ui.row == menu:store

@@ -30,7 +30,7 @@ final class GoldenFrameTests: XCTestCase {
         for profile in DisplayProfile.all {
             out.append(("home-status@\(profile.id)", .home, profile, .light))
         }
-        // The circle (docs/screens.md#circle): "circle@" runs a challenge; settled; none joined.
+        // The circle (docs/screens.md, "The screens"): "circle@" runs a challenge; settled; none joined.
         for profile in DisplayProfile.all {
             out.append(("circle-settled@\(profile.id)", .circle, profile, .light))
             out.append(("circle-empty@\(profile.id)", .circle, profile, .light))

@@ -53,7 +53,7 @@ final class ScreenTests: XCTestCase {
             var store = UIFixture.ui(for: .shop, now: now); store.shopTab = tab; store.cursor = 30
             out.append(("shop\(tab)", st, store))
         }
-        // docs/screens.md#circle: a running challenge, a settled one, hostile pet names.
+        // docs/screens.md, "The screens": a running challenge, a settled one, hostile pet names.
         out.append(("circle-board", UIFixture.circleState(), UIFixture.ui(for: .circle, now: now)))
         out.append(("circle-settled", UIFixture.circleState(settled: true), UIFixture.ui(for: .circle, now: now)))
         for k in 0..<5 {

@@ -1,6 +1,6 @@
 import PetCore
 
-/// The circle (docs/circles.md#on-the-device, docs/screens.md#circle): the leaderboard the bridge
+/// The circle (docs/circles.md#on-the-device, docs/screens.md, "The screens"): the leaderboard the bridge
 /// last handed the device for the first circle joined (`circle.standing`), its own member's row
 /// highlighted when the screen opens, and under it the circle's challenge: this member's progress
 /// and the stake held while it runs, "settled: +N" once settled. Rows: `rows` below.
