@@ -81,15 +81,20 @@ public enum FrameDiff {
         let minGap = windowCost / (2 * band.h) + 1
         guard band.w > minGap else { rects.append(band); return }
         let w = new.width
-        var changed = [Bool](repeating: false, count: band.w)
+        // Per column, whether any of the band's rows changed there (branch-free, vectorizable).
+        var flags = [UInt16](repeating: 0, count: band.w)
         old.pixels.withUnsafeBufferPointer { a in
             new.pixels.withUnsafeBufferPointer { b in
-                for y in band.y..<band.maxY {
-                    let row = y * w + band.x
-                    for i in 0..<band.w where a[row + i] != b[row + i] { changed[i] = true }
+                flags.withUnsafeMutableBufferPointer { f in
+                    let fp = f.baseAddress!, n = band.w
+                    for y in band.y..<band.maxY {
+                        let pa = a.baseAddress! + (y * w + band.x), pb = b.baseAddress! + (y * w + band.x)
+                        for i in 0..<n { fp[i] |= pa[i] ^ pb[i] }
+                    }
                 }
             }
         }
+        let changed = flags.map { $0 != 0 }
         // Spans of changed columns, merged across gaps cheaper than a window.
         var spans: [(Int, Int)] = []
         var i = 0
