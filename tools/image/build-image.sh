@@ -75,12 +75,19 @@ TARBALL=$CACHE/image-root-trixie-arm64-$KEY.tar
 mkdir -p "$CACHE"
 if [ ! -s "$TARBALL" ]; then
   tmp=$CACHE/image-root-$KEY.partial
-  rm -rf "$tmp"; mkdir -p "$tmp"
-  say "debootstrap trixie arm64 (once; cached as $TARBALL)"
-  nice -n 10 debootstrap --foreign --arch=arm64 --variant=minbase --components=main,non-free-firmware trixie "$tmp" "$MIRROR" \
-    > "$CACHE/image-debootstrap-$KEY.log" 2>&1 || { tail -20 "$CACHE/image-debootstrap-$KEY.log" >&2; die "debootstrap (first stage) failed"; }
-  nice -n 10 chroot "$tmp" /debootstrap/debootstrap --second-stage >> "$CACHE/image-debootstrap-$KEY.log" 2>&1 \
-    || { tail -20 "$CACHE/image-debootstrap-$KEY.log" >&2; die "debootstrap (second stage, under qemu-user) failed"; }
+  # A partial root whose debootstrap finished (the stamp) is resumed: the second stage under qemu-user is the
+  # slow part (~15-60 min), and an interrupted apt-get install is finished by dpkg --configure -a below.
+  if [ -f "$tmp/.deskpet-debootstrapped" ]; then
+    say "resuming the partial arm64 root $tmp (its debootstrap finished)"
+  else
+    rm -rf "$tmp"; mkdir -p "$tmp"
+    say "debootstrap trixie arm64 (once; cached as $TARBALL)"
+    nice -n 10 debootstrap --foreign --arch=arm64 --variant=minbase --components=main,non-free-firmware trixie "$tmp" "$MIRROR" \
+      > "$CACHE/image-debootstrap-$KEY.log" 2>&1 || { tail -20 "$CACHE/image-debootstrap-$KEY.log" >&2; die "debootstrap (first stage) failed"; }
+    nice -n 10 chroot "$tmp" /debootstrap/debootstrap --second-stage >> "$CACHE/image-debootstrap-$KEY.log" 2>&1 \
+      || { tail -20 "$CACHE/image-debootstrap-$KEY.log" >&2; die "debootstrap (second stage, under qemu-user) failed"; }
+    touch "$tmp/.deskpet-debootstrapped"
+  fi
   cat > "$tmp/etc/apt/sources.list" <<SRC
 deb $MIRROR trixie main non-free-firmware
 deb $MIRROR trixie-updates main non-free-firmware
@@ -90,9 +97,9 @@ SRC
   printf '#!/bin/sh\nexit 101\n' > "$tmp/usr/sbin/policy-rc.d"; chmod 755 "$tmp/usr/sbin/policy-rc.d"
   pkgs=$(grep -v '^#' "$HERE/packages.list" | tr '\n' ' ')
   say "installing $pkgs(under qemu-user: slow)"
-  in_root "$tmp" sh -ec "apt-get update -qq; nice -n 10 apt-get install -y -qq $pkgs; apt-get clean; rm -rf /var/lib/apt/lists/*" \
+  in_root "$tmp" sh -ec "dpkg --configure -a; apt-get update -qq; nice -n 10 apt-get install -y -qq $pkgs; apt-get clean; rm -rf /var/lib/apt/lists/*" \
     > "$CACHE/image-apt-$KEY.log" 2>&1 || { tail -30 "$CACHE/image-apt-$KEY.log" >&2; die "apt-get install in the arm64 root failed (log: $CACHE/image-apt-$KEY.log)"; }
-  rm -f "$tmp/usr/sbin/policy-rc.d" "$tmp/etc/resolv.conf"
+  rm -f "$tmp/usr/sbin/policy-rc.d" "$tmp/etc/resolv.conf" "$tmp/.deskpet-debootstrapped"
   tar -C "$tmp" --numeric-owner -cf "$TARBALL.tmp" . && mv "$TARBALL.tmp" "$TARBALL"
   rm -rf "$tmp"
   say "arm64 root cached ($(du -m "$TARBALL" | cut -f1) MB)"

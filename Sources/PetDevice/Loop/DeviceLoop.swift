@@ -278,6 +278,10 @@ public final class DeviceLoop {
                 gestures = GestureRecognizer(debounceMs: Int(gestures.debounceNs / 1_000_000))
                 navigator.resetDone(state: app.state, now: now)
                 report(events, byOwner: true)
+            case .setClock(let by):
+                // The first run's time set with the buttons: the settable clock moves (as the
+                // phone's time.set); a device whose clock cannot be set keeps its time.
+                do { try setWallClock(ms: hardware.clock.wallMs &+ by &* 1000) } catch { note(error) }
             case .send(let action):
                 let id = "dev-\(app.state.eventCount)"
                 let outcome = try app.handle(Command(id: id, at: now, action: action))
