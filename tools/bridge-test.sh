@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# tools/bridge-test.sh [--out DIR] [--bench] — deskpet-bridge with the real parts (docs/home-assistant.md#tests):
+# tools/bridge-test.sh [--out DIR] [--bench] [--release] — deskpet-bridge with the real parts (docs/home-assistant.md#tests):
 # a real mosquitto on loopback (plain and TLS listeners, a test CA made here with openssl), the
 # simulator serving its link on a Unix socket (deskpet-sim --web 0 --link unix:…, its journal read
 # with sqlite3), deskpetctl as a phone, and the bridge, paired with the code the simulator prints.
 #
 # Checks: retained discovery configs and the state topic; MQTT commands reaching the journal; an
-# event reaching MQTT; the last will; a broker restart (state re-published, the event stored
-# meanwhile delivered); a duplicate delivery applied once; TLS (a wrong CA refused); hostile input
+# event reaching MQTT; the pet's keys (deskpet-sim --keys) reaching the device triggers' topic,
+# also when pressed while the bridge or the broker was away (exactly once); the last will; a
+# broker restart (state re-published, the event stored meanwhile delivered); a duplicate delivery applied once; TLS (a wrong CA refused); hostile input
 # (malformed JSON, a 2 MB payload, unknown topics, a flood) refused with log lines that hold no
 # personal text, rate-limited, the device unaffected; `forget` empties every retained config.
 # --bench instead measures the figures (tools/bridge_bench.py: RSS, idle wake-ups, event → MQTT
-# latency, commands per second; one JSON line each) on the same parts, and stops.
+# latency, commands per second; one JSON line each) on the same parts, and stops. --release: the
+# programs built with -c release (for the figures).
 # Installs mosquitto, mosquitto-clients, libmosquitto-dev, openssl, sqlite3 if missing (as root).
 # Bounded: every wait has a deadline; about 1–2 minutes after the build.
 set -euo pipefail
@@ -19,12 +21,14 @@ cd "$ROOT"
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 OUT=""
 BENCH=0
+BUILD=debug
 RATE=5 BURST=20
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --bench) BENCH=1; RATE=1000; BURST=10000; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --release) BUILD=release; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bridge-test: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -41,10 +45,10 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 
-swift build --product deskpet-sim 2>&1 | tail -1
-swift build --product deskpet-bridge 2>&1 | tail -1
-swift build --product deskpetctl 2>&1 | tail -1
-BIN=$(swift build --show-bin-path)
+swift build -c $BUILD --product deskpet-sim 2>&1 | tail -1
+swift build -c $BUILD --product deskpet-bridge 2>&1 | tail -1
+swift build -c $BUILD --product deskpetctl 2>&1 | tail -1
+BIN=$(swift build -c $BUILD --show-bin-path)
 SIM=$BIN/deskpet-sim BRIDGE=$BIN/deskpet-bridge CTL=$BIN/deskpetctl
 
 W=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/bridge-test.XXXXXX")}
@@ -103,9 +107,9 @@ start_broker() {
 start_broker
 
 # --- The simulator with its link on a Unix socket; its journal is read with sqlite3.
-"$SIM" --web 0 --data "$W/pet" --link "unix:$W/link.sock" > "$W/sim.log" 2>&1 &
+"$SIM" --web 0 --data "$W/pet" --link "unix:$W/link.sock" --keys "$W/keys.fifo" > "$W/sim.log" 2>&1 &
 SIMPID=$!; PIDS+=("$SIMPID")
-until_ok 60 test -S "$W/link.sock" || { echo "the simulator did not start"; cat "$W/sim.log"; exit 1; }
+until_ok 60 test -S "$W/link.sock" && until_ok 10 test -p "$W/keys.fifo" || { echo "the simulator did not start"; cat "$W/sim.log"; exit 1; }
 DB=$W/pet/deskpet.db
 sql() { sqlite3 -readonly "$DB" "$1"; }
 codes_seen() { grep -c 'pairing code' "$W/sim.log" || true; }
@@ -159,6 +163,14 @@ brightness_stored() { test "$(sql "select json_extract(payload,'\$.settings.brig
 resume_point_past_completion() { test "$(cat "$W/bridge/last_seq")" -ge "$(sql "select max(seq) from events where type='task.completed'")"; }
 task_events_at_least() { test "$(grep -c '^deskpet/deskpet/event/task_completed ' "$W/events.txt")" -ge "$1"; }
 reminder_confirmed() { test "$(sql "select count(*) from events where type='notice.delivered' and command_id like 'phone-1:rem-%'")" -ge 1; }
+# press tap|double|hold KEY: the owner presses one of the simulator's keys (deskpet-sim --keys).
+press() { echo "$1 $2" > "$W/keys.fifo"; }
+# gestures KEY GESTURE: how many of them reached the device trigger topic.
+gestures() { grep -c "^deskpet/deskpet/button/$1 .*\"gesture\":\"$2\"" "$W/events.txt" || true; }
+gestures_are() { test "$(gestures "$1" "$2")" = "$3"; }
+gestures_at_least() { test "$(gestures "$1" "$2")" -ge "$3"; }
+# Every gesture published once: no gesture number twice.
+no_gesture_twice() { test -z "$(grep '^deskpet/deskpet/button/' "$W/events.txt" | grep -o '"n":[0-9]*' | sort | uniq -d)"; }
 applied_once() { test "$(titles_count "$1")" = 1 && grep -q 'was applied before' "$W/bridge.log"; }
 start_bridge
 check "the bridge says online (retained)" until_ok 20 status_is online
@@ -167,7 +179,7 @@ if [ $BENCH = 1 ]; then
   kill "$BRIDGEPID"; wait "$BRIDGEPID" 2>/dev/null || true
   start_bridge
   until_ok 20 status_is online
-  python3 tools/bridge_bench.py --port "$PORT" --ctl "$CTL" --db "$DB" --pid "$BRIDGEPID"
+  python3 tools/bridge_bench.py --port "$PORT" --ctl "$CTL" --db "$DB" --pid "$BRIDGEPID" --build "$BUILD"
   exit 0
 fi
 
@@ -204,6 +216,13 @@ check "commands are stored as the bridge's (phone-N:mq-…)" test "$(sql "select
 "$CTL" task done t1 > /dev/null
 check "task completed → event/task_completed" until_ok 10 grep -q '^deskpet/deskpet/event/task_completed .*"event_type":"completed"' "$W/events.txt"
 check "… without its title" sh -c "! grep -q 'Secret plan' '$W/events.txt'"
+# --- The pet's keys: a tap, a double tap and a hold on the simulator reach the device triggers'
+# topic as the payload the triggers match ({"gesture":…}, value_template value_json.gesture).
+press tap C; press double C; press hold A
+check "key C tapped → button/C tap" until_ok 10 gestures_at_least C tap 1
+check "key C double-tapped → button/C double_tap" until_ok 10 gestures_are C double_tap 1
+check "key A held → button/A hold" until_ok 10 gestures_are A hold 1
+check "… numbered, with the time pressed" grep -q '^deskpet/deskpet/button/A {"at":[0-9]*,"at_iso":"[0-9T:+-]*","gesture":"hold","n":[0-9]*,"replayed":false}$' "$W/events.txt"
 # --- A reminder: published as an event, then confirmed to the device by the bridge (notice.delivered).
 "$CTL" task add "Call the vet" --task t9 --reminders "+3s" > /dev/null
 check "a reminder → event/reminder" until_ok 30 grep -q '^deskpet/deskpet/event/reminder .*"event_type":"reminder"' "$W/events.txt"
@@ -215,18 +234,29 @@ check "the resume point moved (last_seq)" until_ok 5 resume_point_past_completio
 kill -9 "$BRIDGEPID"; wait "$BRIDGEPID" 2>/dev/null || true
 check "last will: offline (retained)" until_ok 15 status_is offline
 "$CTL" task add "While away" --task t2 > /dev/null; "$CTL" task done t2 > /dev/null
+press hold C
+sleep 1
 start_bridge
 check "restarted: online again" until_ok 20 status_is online
 check "the event stored while the bridge was down is replayed" until_ok 15 task_events_at_least 2
+check "the key held while the bridge was down is replayed, once" until_ok 15 gestures_are C hold 1
+check "… marked replayed" grep -q '^deskpet/deskpet/button/C .*"gesture":"hold".*"replayed":true' "$W/events.txt"
 
 # --- The broker restarts; the device goes on meanwhile.
 kill "$BROKER"; wait "$BROKER" 2>/dev/null || true
 "$CTL" task add "During the outage" --task t3 > /dev/null; "$CTL" task done t3 > /dev/null
 "$CTL" send settings.device brightness=70 > /dev/null
+press hold A; press double A
 sleep 2
 start_broker
 check "after the broker's restart: online, state re-published" until_ok 45 state_has '"brightness":70'
 check "the event of the outage delivered" until_ok 20 task_events_at_least 3
+check "the keys pressed during the outage delivered: hold A" until_ok 20 gestures_are A hold 2
+check "… and double A" until_ok 10 gestures_are A double_tap 1
+sleep 1
+check "every key gesture published exactly once" no_gesture_twice
+check "… and every event (the outage's too)" test "$(grep -c '^deskpet/deskpet/event/task_completed ' "$W/events.txt")" = 3
+check "… and the gesture resume point saved" grep -q '^[0-9a-f]*:[0-9]*$' "$W/bridge/last_gesture"
 
 # --- Duplicate delivery: the bridge reads a command, the broker restarts before the acknowledgement
 # reaches it, and delivers it again after (same packet id, same session): applied once.

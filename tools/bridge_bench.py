@@ -14,8 +14,11 @@ Stdlib only; the clients are deskpetctl and mosquitto_sub/mosquitto_pub.
 import argparse, json, os, subprocess, sqlite3, threading, time
 
 
+BUILD = 'debug'
+
+
 def figure(name, value, unit, **extra):
-    print(json.dumps({'figure': name, 'value': value, 'unit': unit, **extra}), flush=True)
+    print(json.dumps({'figure': name, 'value': value, 'unit': unit, 'build': BUILD, **extra}), flush=True)
 
 
 def threads(pid):
@@ -54,7 +57,10 @@ def main():
     a.add_argument('--idle', type=int, default=65)
     a.add_argument('--events', type=int, default=100)
     a.add_argument('--commands', type=int, default=200)
+    a.add_argument('--build', default='debug', help='the configuration the programs were built with (printed)')
     o = a.parse_args()
+    global BUILD
+    BUILD = o.build
     mq = ['-h', '127.0.0.1', '-p', str(o.port)]
 
     # Idle wake-ups.

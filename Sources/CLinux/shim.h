@@ -11,6 +11,7 @@
 #include <sys/random.h>
 #include <sys/un.h>
 #include <sys/timerfd.h>
+#include <sys/eventfd.h>
 #include <stddef.h>
 /* The GPIO character device, uAPI v2 (Linux 5.10 and later): DeskPet's GPIO backend talks to it
    directly, without libgpiod (docs/architecture.md, "GPIO: the kernel's uAPI v2"). */

@@ -20,12 +20,16 @@ public final class BridgeCore {
     public enum AckTag: Hashable, Sendable {
         case event(Int64)
         case reminder(String)
+        /// A key gesture, by its number within the device's run.
+        case gesture(Int64)
     }
 
     public enum Action: Equatable, Sendable {
         case publish(topic: String, payload: [UInt8], retain: Bool, ack: AckTag?)
         case sendDevice(Object)
         case saveLastSeq(Int64)
+        /// The gesture resume point, `RUN:N`: every gesture of the device's run RUN up to N reached the broker.
+        case saveGestureMark(String)
         case saveSession(MQTTSession)
         case log(String)
     }
@@ -47,6 +51,11 @@ public final class BridgeCore {
     public private(set) var lastSeq: Int64
     public private(set) var savedSeq: Int64
     public private(set) var session: MQTTSession
+    /// The device run whose gestures the bridge follows, the highest gesture number seen in it,
+    /// and the saved gesture resume point (all up to it acknowledged by the broker).
+    public private(set) var gestureRun: String?
+    public private(set) var gestureSeen: Int64 = 0
+    public private(set) var gestureSaved: Int64 = 0
     /// Published, waiting for the broker's acknowledgement.
     private var pending: [AckTag: (topic: String, payload: [UInt8])] = [:]
     private var unsent: Set<AckTag> = []
@@ -74,8 +83,11 @@ public final class BridgeCore {
     public private(set) var commandsAnswered = 0
     public private(set) var refused = 0
 
-    public init(config: BridgeConfig, lastSeq: Int64, session: MQTTSession) {
+    public init(config: BridgeConfig, lastSeq: Int64, session: MQTTSession, gestureMark: String? = nil) {
         self.config = config
+        if let mark = gestureMark.flatMap(Self.parseGestureMark) {
+            gestureRun = mark.run; gestureSeen = mark.n; gestureSaved = mark.n
+        }
         self.discovery = Discovery(config: config)
         self.lastSeq = lastSeq
         self.savedSeq = lastSeq
@@ -177,6 +189,7 @@ public final class BridgeCore {
         unsent.remove(tag)
         switch tag {
         case .event: return watermark()
+        case .gesture: return gestureWatermark()
         case .reminder(let id):
             // Delivered to the broker: confirm to the device like a phone. The id derives from
             // the reminder's, so a repeat after a lost reply is a duplicate.
@@ -210,7 +223,9 @@ public final class BridgeCore {
             out.append(.log("link: more events were missed than the device replays: the state is published again"))
         }
         if mqttUp { out.append(.publish(topic: discovery.linkTopic, payload: Array("ON".utf8), retain: true, ack: nil)) }
-        out.append(.sendDevice(["type": .string("command"), "id": .string(freshID("btn")), "name": .string("buttons.watch")]))
+        var watch: Object = ["type": .string("command"), "id": .string(freshID("btn")), "name": .string("buttons.watch")]
+        if let run = gestureRun { watch["fields"] = .object(["since": .string("\(run):\(gestureSeen)")]) }
+        out.append(.sendDevice(watch))
         summaryInFlight = nil
         out += requestSummary(nowMs: nowMs)
         // Unanswered commands go again first, with their ids (the device answers a repeat as a duplicate).
@@ -278,10 +293,7 @@ public final class BridgeCore {
             }
             if summaryDirty { out += requestSummary(nowMs: nowMs) }
             return out
-        case "button":
-            guard mqttUp, let b = o["button"]?.fieldText, Discovery.allKeys.contains(b),
-                  let g = o["gesture"]?.fieldText, ButtonMessage.gestures.contains(g) else { return [] }
-            return [.publish(topic: discovery.buttonTopic(b), payload: Array(g.utf8), retain: false, ack: nil)]
+        case "button": return button(o)
         case "reply", "error":
             guard let id = o["id"]?.fieldText else {
                 return [.log("link: device error \(o["code"]?.fieldText ?? "?")")]
@@ -338,6 +350,58 @@ public final class BridgeCore {
         default: return nil
         }
         return (object, MessageEncoder.body(JSONValue.object(p)))
+    }
+
+    /// `RUN:N` of a saved gesture mark (nil: not one).
+    public static func parseGestureMark(_ text: String) -> (run: String, n: Int64)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...32).contains(parts[0].utf8.count),
+              parts[0].utf8.allSatisfy({ (48...57).contains($0) || (97...122).contains($0) }),
+              let n = Int64(parts[1]), n >= 0 else { return nil }
+        return (String(parts[0]), n)
+    }
+
+    /// A key gesture: published (QoS 1) on the key's topic as `{"gesture":…,"n":…,"at":…}` for
+    /// the device triggers. Numbered ones (`run`, `n`) are published once each — a replay of one
+    /// already seen is dropped — and move the gesture resume point when the broker has them.
+    private func button(_ o: Object) -> [Action] {
+        guard let b = o["button"]?.fieldText, Discovery.allKeys.contains(b),
+              let g = o["gesture"]?.fieldText, ButtonMessage.gestures.contains(g) else { return [] }
+        var out: [Action] = []
+        var p: Object = ["gesture": .string(g)]
+        var tag: AckTag?
+        if let run = o["run"]?.fieldText, let n = o["n"]?.int64Value, n > 0,
+           let mark = Self.parseGestureMark("\(run):\(n)") {
+            if mark.run != gestureRun {
+                if gestureRun != nil { out.append(.log("link: the device restarted: its key gestures are numbered anew")) }
+                gestureRun = mark.run; gestureSeen = 0; gestureSaved = 0
+                for case .gesture(let k) in Array(pending.keys) { pending[.gesture(k)] = nil; unsent.remove(.gesture(k)) }
+            }
+            guard n > gestureSeen else { return out }
+            if o["replayed"] == .bool(true) && n > gestureSeen + 1 && gestureSeen > 0 {
+                out.append(.log("link: \(n - gestureSeen - 1) key gesture(s) were older than the device keeps: not replayed"))
+            }
+            gestureSeen = n
+            p["n"] = .int(n)
+            if let at = o["at"]?.int64Value { p["at"] = .int(at); p["at_iso"] = .string(ISOTime.string(at)) }
+            p["replayed"] = .bool(o["replayed"] == .bool(true))
+            tag = .gesture(n)
+        }
+        guard config.publish.contains(.triggers) else { return out + gestureWatermark() }
+        let payload = MessageEncoder.body(JSONValue.object(p))
+        let topic = discovery.buttonTopic(b)
+        if let tag { pending[tag] = (topic, payload) }
+        out.append(.publish(topic: topic, payload: payload, retain: false, ack: tag))
+        return out
+    }
+
+    private func gestureWatermark() -> [Action] {
+        guard let run = gestureRun else { return [] }
+        var mark = gestureSeen
+        for case .gesture(let n) in pending.keys { mark = min(mark, n - 1) }
+        guard mark > gestureSaved else { return [] }
+        gestureSaved = mark
+        return [.saveGestureMark("\(run):\(mark)")]
     }
 
     private func reminders(_ o: Object) -> [Action] {

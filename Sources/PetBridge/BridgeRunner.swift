@@ -137,6 +137,8 @@ public final class BridgeRunner {
                 do { try l.send(m) } catch { lost(error.description) }
             case .saveLastSeq(let s):
                 do { try state.saveLastSeq(s) } catch { log("state: \(error)") }
+            case .saveGestureMark(let m):
+                do { try state.saveGestureMark(m) } catch { log("state: \(error)") }
             case .saveSession(let s):
                 do { try state.saveSession(s) } catch { log("state: \(error)") }
             case .log(let line): log(line)

@@ -6,7 +6,8 @@ import PetIO
 import PetWire
 
 /// The bridge's own folder (`state_dir`, mode 0700): `token.json` (the pairing, as deskpetctl
-/// keeps it), `last_seq` (the resume point: every event up to it reached the broker) and
+/// keeps it), `last_seq` (the resume point: every event up to it reached the broker),
+/// `last_gesture` (`RUN:N`: every key gesture of the device's run RUN up to N reached it) and
 /// `mqtt.json` (the broker session's counters behind command ids). Every file is read only if it
 /// is a regular file within its size limit and holds what it should.
 public struct BridgeState: Sendable {
@@ -15,6 +16,7 @@ public struct BridgeState: Sendable {
     public var tokenPath: String { path + "/token.json" }
     public var seqPath: String { path + "/last_seq" }
     public var sessionPath: String { path + "/mqtt.json" }
+    public var gesturePath: String { path + "/last_gesture" }
     public static let sessionLimit = 1024
 
     public struct Pairing: Codable, Sendable, Equatable {
@@ -64,6 +66,18 @@ public struct BridgeState: Sendable {
 
     public func saveLastSeq(_ s: Int64) throws(BridgeError) { try write(seqPath, Array("\(s)\n".utf8)) }
 
+    /// The gesture resume point (`RUN:N`), nil before the first gesture.
+    public func gestureMark() throws(BridgeError) -> String? {
+        guard let text = try read(gesturePath, limit: 64) else { return nil }
+        let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        guard BridgeCore.parseGestureMark(line) != nil else {
+            throw .file(path: gesturePath, problem: "not a gesture mark (RUN:N)")
+        }
+        return line
+    }
+
+    public func saveGestureMark(_ m: String) throws(BridgeError) { try write(gesturePath, Array((m + "\n").utf8)) }
+
     public func session() throws(BridgeError) -> BridgeCore.MQTTSession {
         guard let text = try read(sessionPath, limit: Self.sessionLimit) else { return BridgeCore.MQTTSession() }
         guard let s = try? JSONDecoder().decode(BridgeCore.MQTTSession.self, from: Data(text.utf8)), s.epoch >= 0, s.wrap >= 0 else {
@@ -79,7 +93,7 @@ public struct BridgeState: Sendable {
         try write(sessionPath, Array(d) + [0x0A])
     }
 
-    public func removePairing() { unlink(tokenPath); unlink(seqPath) }
+    public func removePairing() { unlink(tokenPath); unlink(seqPath); unlink(gesturePath) }
 
     /// The broker password: the first line of `password_file` (a regular file of at most 1 KiB).
     public static func password(_ file: String) throws(BridgeError) -> String {

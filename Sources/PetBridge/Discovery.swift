@@ -143,6 +143,7 @@ public struct Discovery: Sendable {
                     let object = "button_\(key.lowercased())_\(g.gesture)"
                     var o: [String: JSONValue] = ["automation_type": .string("trigger"), "topic": .string(buttonTopic(key)),
                                                   "payload": .string(g.gesture), "type": .string(g.type),
+                                                  "value_template": .string("{{ value_json.gesture }}"), "qos": .int(1),
                                                   "subtype": .string(i < 6 ? "button_\(i + 1)" : "button_\(key.lowercased())")]
                     o["device"] = device(pet: pet)
                     o["origin"] = .object(["name": .string("deskpet-bridge"), "sw_version": .string(DeskPetVersion.string)])

@@ -147,7 +147,11 @@ public final class MQTTClient {
     public func publish(topic: String, payload: [UInt8], retain: Bool) -> (mid: Int32?, error: String?) {
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { mosquitto_publish(mosq, &mid, topic, Int32($0.count), $0.baseAddress, 1, retain) }
-        guard rc == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return (nil, String(cString: mosquitto_strerror(rc))) }
+        // Not connected: libmosquitto has queued the QoS 1 message (with its id) all the same and
+        // sends it on reconnect — publishing it again then would deliver it twice.
+        guard rc == Int32(MOSQ_ERR_SUCCESS.rawValue) || (rc == Int32(MOSQ_ERR_NO_CONN.rawValue) && mid != 0) else {
+            return (nil, String(cString: mosquitto_strerror(rc)))
+        }
         return (mid, nil)
     }
 

@@ -28,6 +28,9 @@ public final class WebServe {
         public var layout: InputLayout = .threeButtons
         /// Write the screen's text runs (one a line) here whenever they change.
         public var screenText: String?
+        /// Read key presses from this FIFO (made 0600 if missing): lines `tap B`, `double B`,
+        /// `hold B` — the board's keys pressed as the owner would (for tests).
+        public var keys: String?
         /// Print the link's notes (client numbers, codes; never content).
         public var verbose = false
         /// More transports served beside the WebSocket (`--link unix:PATH`, `tcp:…`), as the daemon's
@@ -44,6 +47,8 @@ public final class WebServe {
     private let print: (String) -> Void
     private var shownCode: String?
     private var writtenText: String?
+    private var keysFD: Int32 = -1
+    private var keysPending: [UInt8] = []
 
     public init(options: Options, print: @escaping (String) -> Void) throws(AppError) {
         self.options = options
@@ -91,15 +96,56 @@ public final class WebServe {
     public func run(until stop: () -> Bool) throws(AppError) {
         let clock = SystemClock()
         var last = clock.monotonicNs
+        try openKeys()
+        defer { if keysFD >= 0 { close(keysFD); keysFD = -1 } }
         try observe()
         while !stop() {
             try device.serveLink(waitingUpToMs: 50)
+            try pressKeys()
             let elapsedMs = (clock.monotonicNs &- last) / 1_000_000
             if elapsedMs > 0 {
                 try device.wait(ms: Int64(elapsedMs))
                 last &+= elapsedMs &* 1_000_000
             }
             try observe()
+        }
+    }
+
+    private func openKeys() throws(AppError) {
+        guard let path = options.keys else { return }
+        if mkfifo(path, 0o600) != 0 && errno != EEXIST {
+            throw .hardware(HardwareError(device: "keys", operation: "mkfifo \(path)", errno: errno))
+        }
+        // Read and write: the FIFO then never reads as closed between two writers.
+        keysFD = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard keysFD >= 0 else { throw .hardware(HardwareError(device: "keys", operation: "open \(path)", errno: errno)) }
+    }
+
+    /// Presses the keys of the whole lines written to `--keys` so far (an unknown line is
+    /// reported and skipped).
+    private func pressKeys() throws(AppError) {
+        guard keysFD >= 0 else { return }
+        var buf = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let n = buf.withUnsafeMutableBytes { read(keysFD, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            keysPending += buf[0..<n]
+            if keysPending.count > 4096 { keysPending.removeAll(); print("keys: a line over 4096 bytes: dropped") }
+        }
+        while let nl = keysPending.firstIndex(of: 0x0A) {
+            let line = String(decoding: keysPending[..<nl], as: UTF8.self)
+            keysPending.removeFirst(nl + 1)
+            let words = line.split(separator: " ")
+            guard words.count == 2, let b = Button.allCases.first(where: { $0.rawValue.lowercased() == words[1].lowercased() }),
+                  device.layout.buttons.contains(b) else {
+                print("keys: not 'tap|double|hold KEY' with a key of this board: skipped"); continue
+            }
+            switch words[0] {
+            case "tap": try device.press(b)
+            case "double": try device.doubleTap(b)
+            case "hold": try device.hold(b)
+            default: print("keys: not 'tap|double|hold KEY' with a key of this board: skipped")
+            }
         }
     }
 

@@ -22,7 +22,8 @@ Figures (NAME):
   rss         peak RSS of this process after the scripted year
   coldstart   process start -> journal replayed -> first frame, median of 21 runs (new journal and a year's journal)
   sessions    cold_start_ms: open a journal written in 500 sessions of 100 events -> first command applied
-              (median of 11), and the same journal without snapshots (as before the snapshot counter persisted)
+              (median of 11), and the same journal without snapshots (as before the snapshot counter persisted);
+              integrity_check_ms: the whole-file check the daemon runs after its first frame
   stats       every stats screen over five years of scripted history
   render      full-frame renders of the 240x240 home screen per second, and the same screen drawn with PIL
   buttons     button edge -> frame ready (p50/p95/p99), bytes the panel receives per interaction
@@ -690,31 +691,55 @@ func benchSessionColdStart(sessions: Int, perSession: Int, runs: Int, dir: Strin
     try writeFile(bare, bytes)
     try wrapStore { () throws(StoreError) in let s = try EventStore(path: bare); try s.dropSnapshots(); s.close() }
 
-    func measure(_ path: String, snapshotEvery: Int) throws -> (samples: [Double], events: Int, snapshot: Int64) {
+    func measure(_ path: String, snapshotEvery: Int) throws -> (samples: [Double], phases: [[Double]], events: Int, snapshot: Int64) {
         var samples: [Double] = []
+        var phases: [[Double]] = [[], [], []]
         var events = 0
         var snapshot: Int64 = 0
         for r in 0..<runs {
+            // Opened as the daemon opens it: the whole-file check runs after the first frame,
+            // in the background (measured on its own below).
+            var daemonWay = EventStore.Options()
+            daemonWay.verifyOnOpen = false
             let t0 = monoNs()
-            let store = try wrapStore { () throws(StoreError) in try EventStore(path: path) }
+            let store = try wrapStore { () throws(StoreError) in try EventStore(path: path, options: daemonWay) }
+            let t1 = monoNs()
             let app = try PetApp(store: store, now: at, zone: "Europe/Berlin", snapshotEvery: snapshotEvery)
+            let t2 = monoNs()
             let c = try CommandParser.parseOrThrow(name: "task.create", fields: ["task": "cold\(path.count)-\(r)", "title": "Cold"],
                                                    id: "cold-\(path.count)-\(r)", at: at + 1, clock: app.state.clock)
             try app.handle(c)
-            samples.append(Double(monoNs() - t0) / 1e6)
+            let t3 = monoNs()
+            samples.append(Double(t3 - t0) / 1e6)
+            phases[0].append(Double(t1 - t0) / 1e6)
+            phases[1].append(Double(t2 - t1) / 1e6)
+            phases[2].append(Double(t3 - t2) / 1e6)
             events = try wrapStore { () throws(StoreError) in try store.eventCount() }
             snapshot = (try? store.latestSnapshot(format: PetApp.snapshotFormat)?.seq) ?? 0
             store.close()
         }
-        return (samples.sorted(), events, snapshot)
+        return (samples.sorted(), phases.map { $0.sorted() }, events, snapshot)
     }
     let after = try measure(db, snapshotEvery: 2000)
     let before = try measure(bare, snapshotEvery: Int.max)
     emit([("figure", q("cold_start_ms")), ("journal", q("\(sessions) sessions of \(perSession) events")),
           ("events", "\(after.events)"), ("newest_snapshot_seq", "\(after.snapshot)"), ("runs", "\(runs)"),
           ("median", f(percentile(after.samples, 50))), ("p95", f(percentile(after.samples, 95))),
+          ("open_median", f(percentile(after.phases[0], 50))), ("rebuild_median", f(percentile(after.phases[1], 50))),
+          ("first_command_median", f(percentile(after.phases[2], 50))),
           ("without_snapshots_median", f(percentile(before.samples, 50))),
           ("measured", q("open journal -> state rebuilt -> first command stored and applied"))])
+    var checks: [Double] = []
+    for _ in 0..<max(1, runs / 2) {
+        let t0 = monoNs()
+        try wrapStore { () throws(StoreError) in try EventStore.verifyIntegrity(path: db) }
+        checks.append(Double(monoNs() - t0) / 1e6)
+    }
+    checks.sort()
+    let size = (try? readRegularFile(db, limit: 1 << 30).count) ?? 0
+    emit([("figure", q("integrity_check_ms")), ("journal", q("\(sessions) sessions of \(perSession) events")),
+          ("bytes", "\(size)"), ("median", f(percentile(checks, 50))),
+          ("measured", q("PRAGMA quick_check of the whole file, after the first frame, beside the loop"))])
 }
 
 func wrapStore<T>(_ body: () throws(StoreError) -> T) throws(AppError) -> T {

@@ -32,7 +32,8 @@ Configuration (key = value; # comments):
   username = NAME              password_file = FILE (its first line; 0600, at most 1 KiB)
   ca_file = FILE               CA certificates for mqtts:// (default: the system's)
   link = unix:PATH | tcp:127.0.0.1:PORT   the daemon's link (default unix:/var/lib/deskpet/link.sock)
-  state_dir = DIR              token, last event seen, MQTT session (default /var/lib/deskpet-bridge)
+  state_dir = DIR              token, last event and key gesture delivered, MQTT session
+                               (default /var/lib/deskpet-bridge)
   discovery_prefix = homeassistant     base_topic = deskpet     node_id = deskpet
   client_id = ID               (default deskpet-bridge-<node_id>)   keepalive = 60
   publish = all | sensors,binary_sensors,switches,number,buttons,text,events,triggers
@@ -173,7 +174,7 @@ case "run":
     do {
         guard let p = try state.pairing() else { fail("not paired: run 'deskpet-bridge pair' first (state folder \(state.path))", 5) }
         pairing = p
-        core = BridgeCore(config: config, lastSeq: try state.lastSeq(), session: try state.session())
+        core = BridgeCore(config: config, lastSeq: try state.lastSeq(), session: try state.session(), gestureMark: try state.gestureMark())
     } catch { fail(error.description, 1) }
     let mqtt: MQTTClient
     do { mqtt = try MQTTClient(config: config, password: password(), willTopic: core.discovery.statusTopic, maxPayload: CommandRouter.maxPayload) }

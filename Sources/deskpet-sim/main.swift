@@ -45,6 +45,8 @@ Options:
                   http://127.0.0.1:PORT always may; any other origin is refused (403)
   --data DIR      --web: the journal's folder (DIR/deskpet.db; created 0700; default OUT/web)
   --screen-text F --web: write the screen's text (one run a line) to F whenever it changes
+  --keys F        --web: press the board's keys as lines written to F (a FIFO, made if missing)
+                  say: 'tap B', 'double B', 'hold B' (for tests; the keys' names as on the board)
   --zone Z        --web: the pet's time zone for a new journal (default UTC)
   --verbose, -v   print every step as it runs
   --quiet, -q     print only failures
@@ -105,6 +107,7 @@ while i < args.count {
     case "--web-root": web.webRoot = value(a); webRootGiven = true
     case "--web-origin": web.origins.append(value(a))
     case "--screen-text": web.screenText = value(a)
+    case "--keys": web.keys = value(a)
     case "--zone": web.zone = value(a)
     case "--data": webData = value(a)
     case "--print": printDemo = true
@@ -150,8 +153,8 @@ if boardRef != nil && (!displays.isEmpty || layout != nil) {
     printError("deskpet-sim: --board names the display and the keys: leave out --display and --buttons\n"); exit(2)
 }
 
-if webAddress == nil && (webData != nil || web.screenText != nil || !web.origins.isEmpty || webRootGiven) {
-    printError("deskpet-sim: --data, --web-root, --web-origin and --screen-text go with --web PORT\n"); exit(2)
+if webAddress == nil && (webData != nil || web.screenText != nil || web.keys != nil || !web.origins.isEmpty || webRootGiven) {
+    printError("deskpet-sim: --data, --web-root, --web-origin, --screen-text and --keys go with --web PORT\n"); exit(2)
 }
 
 let mode = webAddress != nil ? "web" : interactive ? "interactive" : (positional.first ?? "demo")

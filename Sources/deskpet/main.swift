@@ -190,8 +190,15 @@ hardware.settableClock = clock
 do { try makePrivateDirectory(dataDir) } catch { fail("data folder: \(error)") }
 
 let store: EventStore
-do { store = try EventStore(path: dataDir + "/deskpet.db") } catch { fail("journal: \(error)") }
+// Opened without the whole-file check, which reads every page and so grows with the journal's
+// history: it runs after the first frame, beside the loop (docs/storage.md, "Integrity").
+var journalOptions = EventStore.Options()
+journalOptions.verifyOnOpen = false
+do { store = try EventStore(path: dataDir + "/deskpet.db", options: journalOptions) } catch { fail("journal: \(error)") }
 let app: PetApp
+// A new pet (an empty journal) meets its owner with the first run.
+let newPet: Bool
+do { newPet = try store.eventCount() == 0 } catch { fail("journal: \(error)") }
 do {
     switch try PetApp.openOrRecover(store: store, now: Instant(floorDiv(clock.wallMs, 1000)), zone: zoneArg ?? systemZone()) {
     case .success(let opened): app = opened
@@ -281,8 +288,9 @@ else if transports.count > 1 {
 let loop = DeviceLoop(app: app, hardware: hardware, profile: board.profile, layout: board.layout,
                       debounceMs: board.debounceMs, boot: true,
                       frameIntervalMs: fps > 0 ? Int64(1000 / fps) : nil)
-// The first run (docs/navigation.md, "First run") is not switched on in the daemon yet: the
-// kernel-loop and package checks start on home and do not walk it.
+// The first run (docs/navigation.md, "First run") for a new pet, until it is done or skipped
+// (journaled): the boot screen, then the first run; C skips it.
+if newPet { loop.firstRun = true }
 
 // The status strip's battery icon: only on boards with a battery (a power-supply reading).
 if board.hasBattery { loop.batteryReader = { PowerSupply.batteryPercent().map { Int($0) } } }
@@ -350,18 +358,43 @@ var dumps = 0
 
 var stopSignal: Int32 = 0
 var first = true
+// The journal's integrity check (docs/storage.md, "Integrity") runs in the background once the
+// first frame is up; its end wakes the loop through this eventfd.
+let integrityFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+guard integrityFD >= 0 else { fail("cannot create an event descriptor: \(errnoText())") }
+var integrity: IntegrityCheck?
+var damaged: StoreError?
 log.info("starting on board \(board.name): \(board.display.controller) \(board.profile.id), journal \(dataDir)/deskpet.db, \(app.state.eventCount) events")
-let error = loop.run(alsoWaitOn: [signalFD]) {
+let error = loop.run(alsoWaitOn: [signalFD, integrityFD]) {
     if first {
         first = false
         try? notify.send([.ready, .status("running on \(board.name)")])
         log.info("ready: first frame on the panel")
+        let wake = integrityFD
+        integrity = IntegrityCheck.start(path: dataDir + "/deskpet.db") { _ = eventfd_write(wake, 1) }
+    }
+    var count: eventfd_t = 0
+    if eventfd_read(integrityFD, &count) == 0, let outcome = integrity?.outcome {
+        switch outcome {
+        case .intact: log.info("journal: integrity check passed")
+        case .damaged(let e): damaged = e; return true
+        }
     }
     var info = signalfd_siginfo()
     while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
         if Int32(info.ssi_signo) == SIGUSR1 { dumpFrame() } else { stopSignal = Int32(info.ssi_signo) }
     }
     return stopSignal != 0
+}
+if let damaged {
+    // The whole-file check found damage the start-up reads did not touch: recovery mode, as when a
+    // row cannot be read at start (no link is served from here on: the transports close).
+    loop.blankPanel()
+    for t in transports {
+        (t as? SocketLink)?.close()
+        (t as? WebLink)?.close()
+    }
+    runRecoveryMode(JournalRecovery(seq: nil, detail: "integrity check: \(damaged)"))
 }
 try? notify.send(.stopping)
 if let error { log.error("stopped: \(error)") } else { log.info("stopping (signal \(stopSignal))") }

@@ -266,7 +266,7 @@ final class BridgeCoreTests: XCTestCase {
         let (core, _) = try connected()
         let p = publishes(core.deviceMessage(["type": .string("button"), "button": .string("B"), "gesture": .string("hold")], nowMs: 1))
         XCTAssertEqual(p.first?.topic, "deskpet/deskpet/button/B")
-        XCTAssertEqual(p.first?.payload, "hold")
+        XCTAssertEqual(p.first?.payload, #"{"gesture":"hold"}"#, "an unnumbered gesture (an older device): no resume point")
         XCTAssertTrue(publishes(core.deviceMessage(["type": .string("button"), "button": .string("../x"), "gesture": .string("hold")], nowMs: 1)).isEmpty)
     }
 
@@ -304,6 +304,72 @@ final class BridgeCoreTests: XCTestCase {
         XCTAssertEqual(ISOTime.string(1_772_434_800), "2026-03-02T07:00:00+00:00")
         XCTAssertEqual(ISOTime.string(951_782_400), "2000-02-29T00:00:00+00:00")
     }
+
+    func gesture(_ key: String, _ g: String, run: String = "0a1b", n: Int64, replayed: Bool = false) -> Object {
+        var o: Object = ["type": .string("button"), "button": .string(key), "gesture": .string(g), "run": .string(run),
+                         "n": .int(n), "at": .int(1_772_434_800 + n)]
+        if replayed { o["replayed"] = .bool(true) }
+        return o
+    }
+
+    /// Numbered gestures: published once each (QoS 1, acknowledged), the resume point saved only
+    /// when the broker has every one up to it, asked for again with `since` on reconnect.
+    func testGesturesAreNumberedPublishedOnceAndResumed() throws {
+        let (core, _) = try connected()
+        let a = core.deviceMessage(gesture("B", "hold", n: 1), nowMs: 1)
+        let p = try XCTUnwrap(publishes(a).first)
+        XCTAssertEqual(p.topic, "deskpet/deskpet/button/B")
+        XCTAssertEqual(p.ack, .gesture(1))
+        let body = try json(p.payload)
+        XCTAssertEqual(body["gesture"] as? String, "hold")
+        XCTAssertEqual(body["n"] as? Int, 1)
+        XCTAssertEqual(body["at_iso"] as? String, "2026-03-02T07:00:01+00:00")
+        XCTAssertEqual(body["replayed"] as? Bool, false)
+        XCTAssertFalse(a.contains { if case .saveGestureMark = $0 { true } else { false } }, "not before the broker has it")
+        _ = core.deviceMessage(gesture("A", "tap", n: 2), nowMs: 2)
+        XCTAssertTrue(core.published(.gesture(2)).isEmpty, "1 is still out: the mark stays")
+        XCTAssertEqual(core.published(.gesture(1)), [.saveGestureMark("0a1b:2")])
+        // The same gesture replayed by the device: dropped.
+        XCTAssertTrue(publishes(core.deviceMessage(gesture("B", "hold", n: 2, replayed: true), nowMs: 3)).isEmpty)
+        // The link comes back: buttons.watch asks for what came after 2.
+        _ = core.linkLost(reason: "test")
+        let back = sent(core.linkConnected(welcome: ["type": .string("welcome"), "paired": .bool(true), "seq": .int(5)], nowMs: 4))
+        let watch = try XCTUnwrap(back.first { $0["name"] == .string("buttons.watch") })
+        XCTAssertEqual(watch["fields"], .object(["since": .string("0a1b:2")]))
+        let r = publishes(core.deviceMessage(gesture("C", "double_tap", n: 3, replayed: true), nowMs: 5))
+        XCTAssertEqual(try json(try XCTUnwrap(r.first).payload)["replayed"] as? Bool, true)
+    }
+
+    /// During a broker outage gestures wait (the library could not take them: sent on reconnect);
+    /// a restarted bridge starts from its saved mark; a restarted device numbers anew.
+    func testGesturesSurviveAnOutageAndRestarts() throws {
+        let (core, _) = try connected()
+        _ = core.mqttDisconnected(reason: "test")
+        let out = publishes(core.deviceMessage(gesture("A", "hold", n: 7), nowMs: 1))
+        XCTAssertEqual(out.first?.ack, .gesture(7))
+        core.publishFailed(.gesture(7))
+        let again = publishes(core.mqttConnected(sessionPresent: true)).filter { $0.topic == "deskpet/deskpet/button/A" }
+        XCTAssertEqual(again.count, 1, "published again once on reconnect")
+        XCTAssertEqual(try json(try XCTUnwrap(again.first).payload)["n"] as? Int, 7)
+        XCTAssertEqual(core.published(.gesture(7)), [.saveGestureMark("0a1b:7")])
+
+        let restarted = BridgeCore(config: BridgeConfig(), lastSeq: 0, session: .init(), gestureMark: "0a1b:7")
+        _ = restarted.mqttConnected(sessionPresent: true)
+        let hello = sent(restarted.linkConnected(welcome: ["type": .string("welcome"), "paired": .bool(true), "seq": .int(5)], nowMs: 0))
+        XCTAssertEqual(hello.first { $0["name"] == .string("buttons.watch") }?["fields"], .object(["since": .string("0a1b:7")]))
+        XCTAssertTrue(publishes(restarted.deviceMessage(gesture("A", "hold", n: 7, replayed: true), nowMs: 1)).isEmpty)
+        let skipped = restarted.deviceMessage(gesture("A", "tap", n: 10, replayed: true), nowMs: 1)
+        XCTAssertTrue(skipped.contains(.log("link: 2 key gesture(s) were older than the device keeps: not replayed")))
+        // The device restarted: its numbers start again, under a new run.
+        let fresh = restarted.deviceMessage(gesture("B", "tap", run: "ffee", n: 1), nowMs: 2)
+        XCTAssertEqual(publishes(fresh).first?.ack, .gesture(1))
+        XCTAssertEqual(restarted.published(.gesture(1)), [.saveGestureMark("ffee:1")])
+        // Bad marks are not marks.
+        for bad in ["", "x", "AB:1", "a:-1", "a:1:2", ":4", String(repeating: "a", count: 33) + ":1"] {
+            XCTAssertNil(BridgeCore.parseGestureMark(bad), bad)
+        }
+        XCTAssertNil(BridgeCore(config: BridgeConfig(), lastSeq: 0, session: .init(), gestureMark: "junk").gestureRun)
+    }
 }
 
 /// The device's rule for client command ids (docs/protocol.md#commands).
@@ -313,4 +379,5 @@ enum LinkIDCheck {
             (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || "-_.:#".utf8.contains(b)
         }
     }
+
 }

@@ -151,7 +151,30 @@ final class EventCodingTests: XCTestCase {
             .reminder(.silenced(until: Instant(1_772_442_000))), .reminder(.silenced(until: nil)),
             .phone(.paired(id: "phone-1", name: "Pixel", tokenHash: String(repeating: "ab", count: 32))),
             .phone(.unpaired(id: "phone-1")), .phone(.pairingLocked(until: Instant(1_772_442_600))),
-        ] + habitExamples() + shopExamples() + quitExamples() + screenExamples() + commitmentExamples()
+        ] + habitExamples() + shopExamples() + quitExamples() + screenExamples() + commitmentExamples() + circleExamples()
+    }
+
+    /// One example of every circle event type.
+    static func circleExamples() -> [EventKind] {
+        let terms = ChallengeTerms(id: "ana1-1", proposer: "ana1", goal: .focusPerDay(30), start: Instant(1_772_496_000),
+                                   end: Instant(1_772_496_000 + 7 * Seconds.day), stake: 20)
+        let settlement = ChallengeSettlement.split(terms, outcomes: ["ana1": .succeeded, "bob2": .failed, "cid3": .missing])
+        return [
+            .circle(.joined(CircleMembership(circle: "friends", member: "ana1", share: [.coins, .challenges], screenGoal: 90,
+                                             joinedAt: Instant(1_772_434_800)))),
+            .circle(.staked(circle: "friends", terms: terms)),
+            .circle(.finalHeld(circle: "friends", member: "bob2",
+                               progress: ChallengeProgress(challenge: "ana1-1", met: true, value: 7, finalAt: Instant(1_773_100_900)))),
+            .circle(.settled(SettledChallenge(circle: "friends", settlement: settlement, member: "ana1", payout: 60, stake: 20,
+                                              at: Instant(1_773_101_000),
+                                              final: ChallengeProgress(challenge: "ana1-1", met: true, value: 7, finalAt: Instant(1_773_100_000)),
+                                              deadline: terms.finalDeadline))),
+            .circle(.standing(circle: "friends", standing: CircleStanding(
+                metric: .coins, period: .week, number: 20513, ranked: 3,
+                rows: [LeaderboardRow(rank: 1, member: "ana1", petName: "Pip", value: 40)], at: Instant(1_773_101_100)))),
+            .circle(.forfeited(circle: "friends", challenge: "ana1-2", stake: 5)),
+            .circle(.left(circle: "old-circle")),
+        ]
     }
 
     /// One example of every habit/course/check-in event type, optional fields both set and absent.
@@ -184,7 +207,7 @@ final class EventCodingTests: XCTestCase {
 
     static var subsystemTypes: [String] {
         HabitEvent.allTypes + ShopEvent.allTypes + CommitmentEvent.allTypes + QuitEvent.allTypes
-            + AppTimeEvent.allTypes + ReminderEvent.allTypes + PhoneEvent.allTypes
+            + AppTimeEvent.allTypes + ReminderEvent.allTypes + PhoneEvent.allTypes + CircleEvent.allTypes
     }
 
     func testEverySubsystemEventTypeHasAnExample() {
@@ -221,7 +244,7 @@ final class EventCodingTests: XCTestCase {
         case .levelReached: 24
         case .badgeEarned: 25
         case .dayClosed: 26
-        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone: 27
+        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone, .circle: 27
         case .deviceSettingsChanged: 28
         }
     }

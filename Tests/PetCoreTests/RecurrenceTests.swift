@@ -155,4 +155,32 @@ final class RecurrenceTests: XCTestCase {
         XCTAssertEqual(events.types, ["task.uncompleted"])
         XCTAssertEqual(h.task("a#1")?.state, .inProgress)
     }
+
+    /// A finished recurring task does not seem to come back at once: its next occurrence exists
+    /// (reminders, the phone's list) but the day's list shows it only from its day, and the one
+    /// finished shows as done for today meanwhile.
+    func testTheNextOccurrenceWaitsForItsDayOnTheDaysList() {
+        var h = Harness(at: "2026-03-02 08:00")
+        h.ok("task.create", ["task": "walk", "title": "Walk", "due": "2026-03-02 18:00", "repeat": "daily"])
+        h.ok("task.create", ["task": "mail", "title": "Mail", "due": "2026-03-05 12:00"])
+        XCTAssertEqual(h.state.todayTasks().map(\.id), ["walk", "mail"])
+        h.ok("task.complete", ["task": "walk"])
+        XCTAssertEqual(h.state.openTasks().map(\.id), ["walk#1", "mail"], "the next occurrence exists")
+        XCTAssertEqual(h.state.todayTasks().map(\.id), ["mail"], "but waits for its day; a one-off due later stays")
+        XCTAssertEqual(h.state.recurringDoneToday().map(\.id), ["walk"])
+        XCTAssertEqual(h.state.nextTask?.id, "mail")
+        // Still the same day at 02:59 (the day starts at 03:00).
+        h.advance(to: "2026-03-03 02:59")
+        XCTAssertEqual(h.state.todayTasks().map(\.id), ["mail"])
+        h.advance(to: "2026-03-03 03:00")
+        XCTAssertEqual(h.state.todayTasks().map(\.id), ["walk#1", "mail"], "its day has come")
+        XCTAssertEqual(h.state.recurringDoneToday().map(\.id), [])
+        // Completed early (the day before its own), a weekly one's next waits a week.
+        h.ok("task.create", ["task": "bins", "title": "Bins", "due": "2026-03-04 07:00", "repeat": "weekly:wed"])
+        h.ok("task.complete", ["task": "bins"])
+        XCTAssertEqual(h.task("bins#1")?.due, h.t("2026-03-11 07:00"))
+        XCTAssertFalse(h.state.todayTasks().contains { $0.id == "bins#1" })
+        h.advance(to: "2026-03-11 03:00")
+        XCTAssertTrue(h.state.todayTasks().contains { $0.id == "bins#1" })
+    }
 }

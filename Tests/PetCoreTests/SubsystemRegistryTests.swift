@@ -91,7 +91,8 @@ final class SubsystemRegistryTests: XCTestCase {
     /// Parses `name`, filling the fields the parser asks for: a missing field gets a first value,
     /// a refused one the next of the values its reason names ("must be a, b or c") and the samples.
     private func buildCommand(_ name: String) throws -> Action {
-        let samples = ["a", "1", "09:00", "2026-03-03 09:00", "+1h", "on", "h1", "daily", "2026-03-03", "true", "a@0"]
+        let samples = ["a", "1", "09:00", "2026-03-03 09:00", "+1h", "on", "h1", "daily", "2026-03-03", "true", "a@0", "anna", "anna-1",
+                       "2026-03-04 09:00"]
         var fields: [String: String] = [:]
         var tried: [String: Int] = [:]
         let clock = DayClock(zone: try XCTUnwrap(coreTestZoneTable["UTC"]), dayStartHour: 3)

@@ -131,6 +131,7 @@ final class InputLayoutTests: XCTestCase {
     func kind(_ e: NavEffect, _ s: PetState) -> String {
         switch e {
         case .factoryReset: return "factory-reset"
+        case .setClock: return "clock.set"
         case .send(.setDevice(let d)):
             let o = s.device
             if d.theme != o.theme { return "settings.theme" }

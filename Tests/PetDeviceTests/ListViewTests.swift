@@ -74,10 +74,11 @@ final class ListViewTests: XCTestCase {
         XCTAssertTrue(list.visibleRange.contains(sel), "\(what): row \(sel) not in \(list.visibleRange)", file: file, line: line)
         let menu = nav.ui.menu != nil
         let highlighted = canvas.highlightedText.map { menu && $0.hasPrefix("> ") ? String($0.dropFirst(2)) : $0 }
-        XCTAssertTrue(highlighted.contains { shows($0, row.label) },
+        // A row shows its label, or its short form where the whole label does not fit (`NavRow.short`).
+        XCTAssertTrue(highlighted.contains { h in shows(h, row.label) || row.short.map { s in shows(h, s) } == true },
                       "\(what): the screen highlights \(highlighted), the navigator is on \(row.id) '\(row.label)'",
                       file: file, line: line)
-        var allowed = [row.label, row.value, row.detail, row.detailValue].compactMap { $0 }
+        var allowed = [row.label, row.value, row.detail, row.detailValue, row.short].compactMap { $0 }
         if case .glyph(let g) = row.mark { allowed.append(String(g)) }
         for text in highlighted where !allowed.contains(where: { shows(text, $0) }) {
             XCTFail("\(what): '\(text)' is highlighted but is not part of \(row.id)", file: file, line: line)
@@ -86,7 +87,8 @@ final class ListViewTests: XCTestCase {
         // entry as an icon and only the highlighted one's name.
         let drawn = canvas.textRuns.map(\.text)
         for i in list.visibleRange where list.rows[i].kind != .section && (!menu || i == sel) {
-            XCTAssertTrue(drawn.contains { shows($0, list.rows[i].label) },
+            let r = list.rows[i]
+            XCTAssertTrue(drawn.contains { d in shows(d, r.label) || r.short.map { s in shows(d, s) } == true },
                           "\(what): visible row \(list.rows[i].id) not drawn", file: file, line: line)
         }
         return list.first

@@ -95,4 +95,58 @@ final class BridgeLinkTests: XCTestCase {
         let got = try h.messages(1).filter { $0["type"] as? String == "button" }
         XCTAssertFalse(got.contains { ($0["gesture"] as? String)?.contains("chord") ?? true })
     }
+
+    /// Gestures while the watcher is away are kept and replayed, once, after `since=RUN:N`.
+    func testGesturesMissedWhileAwayAreReplayedAfterSince() throws {
+        let h = try Harness()
+        let token = try h.pair(1)
+        try h.send(1, #"{"type":"command","id":"w1","name":"buttons.watch"}"#)
+        _ = try h.messages(1)
+        try h.sim.hold(.a)
+        let first = try XCTUnwrapValue(try h.messages(1).last { $0["type"] as? String == "button" })
+        let run = try XCTUnwrapValue(first["run"] as? String)
+        let n = try XCTUnwrapValue(first["n"] as? Int)
+        XCTAssertNotNil(first["at"] as? Int)
+        XCTAssertNil(first["replayed"])
+        // The watcher goes away; the owner presses on.
+        h.link.inbox.append(.disconnected(client: 1))
+        try h.sim.serveLink()
+        try h.sim.hold(.c)
+        try h.sim.press(.c)
+        try h.connect(3)
+        try h.send(3, #"{"type":"hello","version":1,"token":"\#(token)"}"#)
+        _ = try h.messages(3)
+        try h.send(3, #"{"type":"command","id":"w2","name":"buttons.watch","fields":{"since":"\#(run):\#(n)"}}"#)
+        let again = try h.messages(3)
+        XCTAssertEqual(again.first?["type"] as? String, "reply", "the reply first, then the replay")
+        let replayed = again.filter { $0["type"] as? String == "button" }
+        // (A press may first wake the screen: that tap is reported too.)
+        let kept = h.service.gestureLog.filter { ($0.n ?? 0) > Int64(n) }
+        XCTAssertEqual(replayed.map { $0["gesture"] as? String }, kept.map(\.gesture))
+        XCTAssertEqual(Array(replayed.map { $0["gesture"] as? String }.suffix(2)), ["hold", "tap"])
+        XCTAssertEqual(replayed.map { $0["n"] as? Int }, Array((n + 1)...(n + kept.count)), "in order, none twice")
+        let latest = n + kept.count
+        XCTAssertTrue(replayed.allSatisfy { $0["replayed"] as? Bool == true && $0["run"] as? String == run })
+        // Since the latest: nothing again; another run's mark: everything kept; nonsense: refused.
+        try h.send(3, #"{"type":"command","id":"w3","name":"buttons.watch","fields":{"since":"\#(run):\#(latest)"}}"#)
+        XCTAssertFalse(try h.messages(3).contains { $0["type"] as? String == "button" })
+        try h.send(3, #"{"type":"command","id":"w4","name":"buttons.watch","fields":{"since":"0123abcd:99"}}"#)
+        XCTAssertEqual(try h.messages(3).filter { $0["type"] as? String == "button" }.count, h.service.gestureLog.count)
+        for bad in ["x", run + ":-1", ":3", run + ":3:4"] {
+            try h.send(3, #"{"type":"command","id":"w5","name":"buttons.watch","fields":{"since":"\#(bad)"}}"#)
+            XCTAssertEqual(try h.last(3, type: "error")?["code"] as? String, ErrorCode.invalidField, bad)
+        }
+    }
+
+    /// The kept gestures are bounded: at most `gestureKeep`, none older than the window.
+    func testKeptGesturesAreBounded() throws {
+        let h = try Harness()
+        try h.pair(1)
+        for _ in 0..<(LinkService.gestureKeep + 10) { try h.sim.press(.c) }
+        XCTAssertEqual(h.service.gestureLog.count, LinkService.gestureKeep)
+        XCTAssertEqual(h.service.gestureLog.last?.n, Int64(LinkService.gestureKeep + 10))
+        try h.sim.wait(ms: (LinkService.gestureWindowSeconds + 1) * 1000)
+        try h.sim.press(.c)
+        XCTAssertEqual(h.service.gestureLog.count, 1, "the old ones fell out of the window")
+    }
 }

@@ -26,6 +26,7 @@ final class LinkServiceEffectsTests: XCTestCase {
             switch effect {
             case .drop(let c): return "drop \(c)"
             case .pairingCode(let code): return "code \(code ?? "-")"
+            case .pairingEnded(let r): return "ended \(r)"
             case .send(let f):
                 let m = try json(f)
                 let type = try XCTUnwrap(m["type"] as? String)
@@ -95,7 +96,8 @@ final class LinkServiceEffectsTests: XCTestCase {
         XCTAssertEqual(before, [.pairingCode(nil)])
         XCTAssertEqual(ids.count, 1)
         XCTAssertTrue(ids[0].hasPrefix("link-pair-"))
-        XCTAssertEqual(try lines(finished), ["1 paired"])
+        // The screen says so, with the phone's name.
+        XCTAssertEqual(try lines(finished), ["ended paired(name: \"Mine\")", "1 paired"])
         XCTAssertEqual(host.state.phones.paired.map(\.id), ["phone-1"])
     }
 
@@ -248,7 +250,7 @@ final class LinkServiceEffectsTests: XCTestCase {
         XCTAssertEqual(s.handle(.disconnected(client: 1), loop: host), [])
         // Client 2's code expires: hidden, the client stays.
         host.nowMs += Int64(config.challengeSeconds) * 1000
-        XCTAssertEqual(s.tick(loop: host), [.pairingCode(nil)])
+        XCTAssertEqual(s.tick(loop: host), [.pairingCode(nil), .pairingEnded(.expired)])
         XCTAssertEqual(s.clientCount, 1)
         // A new code, then the client goes: hidden.
         _ = wake(s, host, frame(2, #"{"type":"pair.begin"}"#))
@@ -266,11 +268,11 @@ final class LinkServiceEffectsTests: XCTestCase {
             _ = wake(s, host, frame(1, #"{"type":"pair.begin"}"#))
             let effects = try lines(wake(s, host, frame(1, wrong)))
             if attempt < PhoneRules.wrongCodesBeforeLock {
-                XCTAssertEqual(effects, ["code -", "1 error wrong_code"])
+                XCTAssertEqual(effects, ["code -", "ended wrongCode", "1 error wrong_code"])
                 XCTAssertTrue(host.requests.isEmpty)
             } else {
                 // The lockout is stored; the code was hidden before (handed to the commit).
-                XCTAssertEqual(effects, ["1 error pairing_locked"])
+                XCTAssertEqual(effects, ["ended locked", "1 error pairing_locked"])
                 guard case .commit(let before, let ids)? = host.requests.last else { return XCTFail() }
                 XCTAssertEqual(before, [.pairingCode(nil)])
                 XCTAssertTrue(ids[0].hasPrefix("link-lock-"))
@@ -419,5 +421,21 @@ final class DeviceLoopLinkEffectsTests: XCTestCase {
         XCTAssertTrue(h.link.disconnected.contains(1))
         XCTAssertEqual(h.sim.loop.linkClients, [])
         XCTAssertNil(h.sim.ui.pairingCode)
+
+        // How an attempt ended goes on the pairing screen: the phone's name, a wrong code (and
+        // the lockout), a code that expired.
+        h.sim.loop.apply([.pairingCode("654321"), .pairingCode(nil), .pairingEnded(.paired(name: "Ann's phone"))])
+        XCTAssertEqual(h.sim.ui.screen, .pairing)
+        XCTAssertEqual(h.sim.ui.pairingOutcome, .paired(phone: "Ann's phone"))
+        h.sim.loop.apply([.pairingEnded(.wrongCode)])
+        XCTAssertEqual(h.sim.ui.pairingOutcome, .failed)
+        h.sim.loop.apply([.pairingEnded(.locked)])
+        XCTAssertEqual(h.sim.ui.pairingOutcome, .failed)
+        h.sim.loop.apply([.pairingEnded(.expired)])
+        XCTAssertEqual(h.sim.ui.pairingOutcome, .timedOut)
+        // A new code replaces the outcome.
+        h.sim.loop.apply([.pairingCode("111222")])
+        XCTAssertNil(h.sim.ui.pairingOutcome)
+        XCTAssertEqual(h.sim.ui.pairingCode, "111222")
     }
 }

@@ -129,4 +129,53 @@ final class DaemonHeadlessTests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.output)
         XCTAssertTrue(export.stdout.contains("Water the plants"), export.stdout)
     }
+
+    /// The whole-file check runs after the first frame (docs/storage.md, "Integrity"): a damaged
+    /// page that start-up does not read lets the pet start, then the check finds it and the daemon
+    /// enters recovery mode (the export written, no link served) instead of going on.
+    func testDamageOnlyTheBackgroundCheckReadsEntersRecoveryMode() throws {
+        let data = dir.appendingPathComponent("data").path
+        let socket = dir.appendingPathComponent("link.sock").path
+        func start() throws -> (Process, LogLines) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try daemon())
+            p.arguments = ["run", "--board", "sim-240x240", "--data", data, "--zone", "UTC", "--fps", "0", "--link", "unix:" + socket]
+            p.currentDirectoryURL = dir
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            return (p, LogLines(err.fileHandleForReading))
+        }
+        // A healthy journal: the check passes.
+        var (p, log) = try start()
+        _ = try log.until { $0.contains("journal: integrity check passed") }
+        XCTAssertEqual(kill(p.processIdentifier, SIGTERM), 0)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+
+        // Pages no start-up read touches (a table of its own), one of them scribbled over.
+        let db = data + "/deskpet.db"
+        let fill = try runTool("/usr/bin/sqlite3", [db, "CREATE TABLE spare(x); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<2000) INSERT INTO spare SELECT randomblob(300) FROM c;"])
+        XCTAssertEqual(fill.status, 0, fill.stderr)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        let page = bytes.count / 1024 * 3 / 4
+        for i in (page * 1024)..<((page + 1) * 1024) { bytes[i] = UInt8(truncatingIfNeeded: i &* 131 &+ 7) }
+        try bytes.write(to: URL(fileURLWithPath: db))
+
+        (p, log) = try start()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        _ = try log.until { $0.contains("ready: first frame on the panel") }
+        let recovery = try log.until { $0.contains("recovery mode: journal rows can't be read: integrity check") }
+        XCTAssertTrue(recovery.contains("corrupt"), recovery)
+        _ = try log.until { $0.contains("recovery mode: every journal row exported") }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: data + "/recovery-export.json"))
+        XCTAssertThrowsError(try LinkClient(address: .unix(path: socket), timeoutSeconds: 2).hello(token: nil),
+                             "no link is served in recovery mode")
+        XCTAssertEqual(kill(p.processIdentifier, SIGTERM), 0)
+        _ = try log.until { $0.contains("recovery mode: stopped") }
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "recovery mode never exits with a failure")
+    }
 }

@@ -86,6 +86,49 @@ final class TransitionTests: XCTestCase {
         for k in 1..<left.count { XCTAssertLessThan(left[k], left[k - 1], "frame \(k): \(left)") }
     }
 
+    /// Drawing only what changed: a wipe frame with nothing else changed copies only the band
+    /// its front crossed (ScreenTransition.recompose); every frame, in every direction, is the
+    /// whole composition (`compose` over the new screen drawn from scratch).
+    func testWipeFramesByBandEqualTheWholeComposition() throws {
+        let d = try device(.square240)
+        var checked = 0
+        // The menu opens (down), Stats (forward), back to the menu, the menu closes (up), ...
+        var seen: Set<ScreenTransition.Direction> = []
+        for button in [Button.b, .b, .c, .c, .b, .c] {
+            try d.edge(button, pressed: true)
+            let t = try XCTUnwrap(d.loop.transition, "\(button)")
+            let direction = t.direction
+            seen.insert(direction)
+            var frames: [(ms: Int64, pixels: [UInt16])] = [(d.nowMs, d.loop.canvas.pixels)]
+            while d.loop.transition != nil, let due = d.loop.nextDeadlineMs() {
+                try d.run(forMs: due - d.nowMs)
+                frames.append((d.nowMs, d.loop.canvas.pixels))
+            }
+            // The wipe ended on the new screen as rendered when it started; every frame before was
+            // the whole composition over it.
+            let target = d.loop.canvas
+            for f in frames {
+                var whole = target
+                t.compose(&whole, at: f.ms)
+                XCTAssertTrue(f.pixels == whole.pixels, "\(direction) at +\(f.ms - t.startMs) ms")
+                checked += 1
+            }
+            // The next frame by damage is the frame drawn from scratch (the wipe left the canvas's
+            // record of its frame true).
+            d.loop.render()
+            var ctx = ScreenContext(navigator: d.loop.navigator, state: d.loop.app.state, now: d.loop.now, nowMs: d.loop.nowMs,
+                                    theme: d.loop.theme)
+            ctx.device = d.loop.deviceStatus
+            var scratch = Canvas(width: target.width, height: target.height)
+            Screens.render(ctx, into: &scratch)
+            XCTAssertTrue(scratch.pixels == d.loop.canvas.pixels, "\(direction): by damage and from scratch")
+            try d.edge(button, pressed: false)
+            try d.run(forMs: 1000)
+        }
+        XCTAssertEqual(seen, [.down, .forward, .back, .up])
+        XCTAssertGreaterThanOrEqual(checked, 25)
+    }
+
     func testEPaperAndTheOLEDCut() throws {
         for p in [DisplayProfile.epaper250, .oled128] {
             let d = try device(p)

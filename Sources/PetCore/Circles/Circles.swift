@@ -181,6 +181,12 @@ public struct CircleBoard: Sendable, Equatable {
     /// stay: a challenge it was in still settles with it as a forfeit or a success.
     public mutating func remove(member: String) { reports[member] = nil }
 
+    /// Puts finals held elsewhere (a device's ledger: `HeldChallenge.finals`) into the board, to
+    /// settle from; they were taken in by the same rule as `receive`'s.
+    mutating func holdFinals(_ challenge: String, _ held: [String: ChallengeProgress]) {
+        for (m, p) in held { finals[challenge, default: [:]][m] = p }
+    }
+
     /// Forgets the finals of a settled challenge.
     public mutating func forget(challenge: String) { finals[challenge] = nil }
 }
@@ -200,12 +206,16 @@ public enum LeaderboardMetric: String, Codable, Sendable, CaseIterable {
 
 public enum LeaderboardPeriod: String, Codable, Sendable, CaseIterable { case week, month }
 
-public struct LeaderboardRow: Sendable, Equatable {
+public struct LeaderboardRow: Codable, Sendable, Equatable {
     /// 1-based; members with equal values share a rank (1, 2, 2, 4).
     public var rank: Int
     public var member: String
     public var petName: String
     public var value: Int
+
+    public init(rank: Int, member: String, petName: String, value: Int) {
+        self.rank = rank; self.member = member; self.petName = petName; self.value = value
+    }
 }
 
 public enum Leaderboard {
@@ -261,6 +271,41 @@ public enum ChallengeGoal: Codable, Sendable, Equatable, Hashable {
     case focusPerDay(Int)
     /// Phone screen time under this many minutes on every day of the window.
     case screenUnder(Int)
+
+    /// The goal as text, in commands and the journal: `tasks:N`, `habit`, `focus:M`, `screen:M`.
+    public var text: String {
+        switch self {
+        case .tasksDone(let n): "tasks:\(n)"
+        case .habitEveryDay: "habit"
+        case .focusPerDay(let m): "focus:\(m)"
+        case .screenUnder(let m): "screen:\(m)"
+        }
+    }
+
+    /// Reads `text`'s forms (nil: not one of them; the range of the number is `ChallengeTerms`'s).
+    public init?(text: String) {
+        if text == "habit" { self = .habitEveryDay; return }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let n = Int(parts[1]), parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        switch parts[0] {
+        case "tasks": self = .tasksDone(n)
+        case "focus": self = .focusPerDay(n)
+        case "screen": self = .screenUnder(n)
+        default: return nil
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let t = try c.decode(String.self)
+        guard let g = ChallengeGoal(text: t) else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a challenge goal") }
+        self = g
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(text)
+    }
 }
 
 /// A challenge as proposed. Its id is the proposer's member id and a counter, so two proposals
@@ -308,7 +353,7 @@ public enum ChallengeOutcome: String, Codable, Sendable, Equatable {
 
 /// Where every staked coin goes when a challenge closes. The members' stakes were held on each
 /// device's ledger since the start; the settlement releases them.
-public struct ChallengeSettlement: Sendable, Equatable {
+public struct ChallengeSettlement: Codable, Sendable, Equatable {
     public var challenge: String
     public var outcomes: [String: ChallengeOutcome]
     /// Coins each member gets back (its stake and its share of the failed members' stakes; 0 for a

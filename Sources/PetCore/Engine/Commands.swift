@@ -88,6 +88,8 @@ public enum Action: Sendable, Equatable {
     case reminder(ReminderAction)
     /// Paired phones and pairing lockouts (Phones/Phones.swift; only the phone link sends these).
     case phone(PhoneAction)
+    /// Circles: membership, challenge stakes and settlements (Circles/CircleLedger.swift).
+    case circle(CircleAction)
 
     /// The protocol name of the command (also the scenario `send` name).
     public var name: String {
@@ -119,6 +121,7 @@ public enum Action: Sendable, Equatable {
         case .appTime(let a): a.name
         case .reminder(let a): a.name
         case .phone(let a): a.name
+        case .circle(let a): a.name
         }
     }
 }

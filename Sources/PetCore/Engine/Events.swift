@@ -53,6 +53,7 @@ public enum EventKind: Sendable, Equatable {
     case appTime(AppTimeEvent)
     case reminder(ReminderEvent)
     case phone(PhoneEvent)
+    case circle(CircleEvent)
 
     /// Stable type name stored in the journal.
     public var type: String {
@@ -85,7 +86,7 @@ public enum EventKind: Sendable, Equatable {
         case .badgeEarned: "badge.earned"
         case .dayClosed: "day.closed"
         case .deviceSettingsChanged: "settings.device"
-        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone: subEvent?.type ?? ""
+        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone, .circle: subEvent?.type ?? ""
         }
     }
 
@@ -101,6 +102,7 @@ public enum EventKind: Sendable, Equatable {
         case .appTime(let e): e
         case .reminder(let e): e
         case .phone(let e): e
+        case .circle(let e): e
         case .genesis, .taskCreated, .taskEdited, .taskDeleted, .taskStarted, .taskCompleted, .taskUncompleted,
              .taskMissed, .taskExcused, .reminderDue, .reminderMissed, .reminderSilenced, .categoryAdded,
              .categoryRenamed, .categoryDeleted, .zoneChanged, .dayStartChanged, .quietHoursChanged, .paused,
@@ -180,7 +182,7 @@ extension EventKind: Codable {
         case .badgeEarned(let id): try c.encode(id, forKey: .id)
         case .dayClosed(let r): try c.encode(r, forKey: .result)
         case .deviceSettingsChanged(let d): try c.encode(d, forKey: .settings)
-        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone: try subEvent?.encode(to: encoder)
+        case .habit, .shop, .commitment, .quit, .appTime, .reminder, .phone, .circle: try subEvent?.encode(to: encoder)
         }
     }
 

@@ -36,7 +36,7 @@ public struct PetState: Sendable, Equatable, Codable {
     /// changes: snapshots of another format are ignored and the journal is replayed in full
     /// (docs/storage.md). Tests/PetCoreTests/SnapshotShapeTests.swift fails when the encoded
     /// shape changes while this stays the same.
-    public static let snapshotFormat = 5
+    public static let snapshotFormat = 6
 
     public var createdAt: Instant
     /// The latest instant the state has been advanced to.
@@ -105,6 +105,8 @@ public struct PetState: Sendable, Equatable, Codable {
     public var reminders = ReminderState()
     /// Paired phones and the pairing lockout (Phones/Phones.swift).
     public var phones = PhonesState()
+    /// Circles joined, challenge stakes held and settled (Circles/CircleLedger.swift).
+    public var circles = CircleState()
     /// Per-day aggregates for the stats screens (docs/domain.md#stats), kept for the whole history.
     public var stats = StatsState()
 
@@ -116,7 +118,7 @@ public struct PetState: Sendable, Equatable, Codable {
         case coinsEarned, coinsSpent, tasksCompleted, streak, bestStreak, lastBreak, weekStart, weekClean
         case weekDone, perfectWeeks, purchases, badges, pet, needs, lastCelebration, lastPetting, speech
         case tally, lastReminder, remindersMissed, recentCommands, eventCount, habits, shop, commitments, quit
-        case screen, stats, phones
+        case screen, stats, phones, circles
         case reminders = "notices"
     }
 
@@ -144,8 +146,32 @@ public struct PetState: Sendable, Equatable, Codable {
         tasks.values.filter { filter.matches($0) }.sorted(by: taskOrder)
     }
 
+    /// Whether `t` is a recurring task's next occurrence whose day has not come: finishing (or
+    /// missing) an occurrence makes the next one at once, but the day's list (home, today) shows
+    /// it only from the start of its day (its due's day, else its start's), so a finished daily
+    /// task does not seem to come back at once (docs/screens.md, "Today").
+    public func isUpcomingOccurrence(_ t: TaskItem) -> Bool {
+        t.spawnedFrom != nil && clock.day(of: t.due ?? t.start) > openDay
+    }
+
+    /// The open tasks of the day's list (home's card, today), in list order: every open task but a
+    /// recurring task's next occurrence before its day (`isUpcomingOccurrence`).
+    public func todayTasks() -> [TaskItem] {
+        openTasks().filter { !isUpcomingOccurrence($0) }
+    }
+
+    /// Recurring occurrences completed today whose next one waits for its day: today lists them
+    /// as done, in the order they were completed.
+    public func recurringDoneToday() -> [TaskItem] {
+        tasks.values.filter { t in
+            guard t.state == .completed, t.recurrence != nil, let at = t.completedAt, clock.day(of: at) == openDay,
+                  let next = t.spawnedID.flatMap({ tasks[$0] }) else { return false }
+            return isUpcomingOccurrence(next)
+        }.sorted { ($0.completedAt ?? $0.start, $0.id) < ($1.completedAt ?? $1.start, $1.id) }
+    }
+
     /// The next open task to show on the home screen.
-    public var nextTask: TaskItem? { openTasks().first }
+    public var nextTask: TaskItem? { todayTasks().first }
 
     public func isAsleep(at t: Instant) -> Bool {
         if paused { return true }

@@ -152,6 +152,7 @@ extension Engine {
         AppTimeSubsystem.self,
         RemindersSubsystem.self,
         PhonesSubsystem.self,
+        CirclesSubsystem.self,
     ]
 
     /// Each subsystem's next wake-up, in list order.

@@ -100,6 +100,10 @@ extension EventKind {
             switch e {
             case .paired, .unpaired, .pairingLocked: return .none
             }
+        case .circle(let e):
+            switch e {
+            case .joined, .left, .staked, .finalHeld, .forfeited, .settled, .standing: return .none
+            }
         }
     }
 

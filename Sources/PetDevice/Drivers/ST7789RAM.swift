@@ -8,17 +8,22 @@ extension PanelBytes {
     /// The RGB565 bytes (big-endian) of `rect` clipped to the canvas.
     public static func rgb565(_ c: Canvas, _ rect: Rect) -> PackedRect {
         guard let r = rect.intersection(c.bounds) else { return PackedRect(area: Rect(x: 0, y: 0, w: 0, h: 0), bytes: []) }
-        var out = [UInt8](repeating: 0, count: r.w * r.h * 2)
-        c.pixels.withUnsafeBufferPointer { px in
-            var o = 0
-            for y in r.y..<r.maxY {
-                let row = y * c.width
-                for x in r.x..<r.maxX {
-                    let v = px[row + x]
-                    out[o] = UInt8(v >> 8); out[o + 1] = UInt8(v & 0xFF)
-                    o += 2
+        let w = c.width
+        // Written once, as big-endian 16-bit words, without per-byte bounds checks.
+        let out = [UInt8](unsafeUninitializedCapacity: r.w * r.h * 2) { buf, count in
+            let dst = UnsafeMutableRawPointer(buf.baseAddress!)
+            c.pixels.withUnsafeBufferPointer { px in
+                let src = px.baseAddress!
+                var o = 0
+                for y in r.y..<r.maxY {
+                    let row = src + (y * w + r.x)
+                    for i in 0..<r.w {
+                        dst.storeBytes(of: row[i].bigEndian, toByteOffset: o, as: UInt16.self)
+                        o += 2
+                    }
                 }
             }
+            count = r.w * r.h * 2
         }
         return PackedRect(area: r, bytes: out)
     }

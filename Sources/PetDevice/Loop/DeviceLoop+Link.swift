@@ -1,5 +1,6 @@
 import PetCore
 import PetStore
+import PetUI
 
 // The device loop's side of the phone link: the transport's events go to the link service, the
 // effects it returns are applied here (frames sent, clients dropped, the pairing code on screen),
@@ -34,6 +35,7 @@ extension DeviceLoop: LinkHost {
                 hardware.link?.disconnect(client: client)
                 noteLink(.disconnected(client: client))
             case .pairingCode(let code): showPairingCode(code)
+            case .pairingEnded(let result): showPairingResult(result)
             }
         }
     }
@@ -41,6 +43,19 @@ extension DeviceLoop: LinkHost {
     /// Shows a pairing code (the link does when a phone asks to pair); nil hides it.
     public func showPairingCode(_ code: String?) {
         navigator.setPairingCode(code, now: Self.instant(ms: hardware.clock.wallMs))
+        needsFrame = true
+    }
+
+    /// Shows how a pairing attempt ended (the link does when a phone proves or misses the code,
+    /// or the code expires): success with the phone's name, a wrong code, the lockout, a timeout.
+    public func showPairingResult(_ result: PairingResult) {
+        let outcome: PairingOutcome
+        switch result {
+        case .paired(let name): outcome = .paired(phone: name)
+        case .wrongCode, .locked: outcome = .failed
+        case .expired: outcome = .timedOut
+        }
+        navigator.setPairingOutcome(outcome, state: app.state, now: now)
         needsFrame = true
     }
 

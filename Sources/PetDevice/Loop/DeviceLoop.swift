@@ -75,6 +75,13 @@ public final class DeviceLoop {
     public var transitions: Bool
     /// The wipe running now, if any (its frames are deadlines of the loop until it is done).
     public private(set) var transition: ScreenTransition?
+    /// The new screen the running wipe reveals, as rendered (its pixels and its recorded frame),
+    /// and when the wipe's last frame was shown: a wipe frame with nothing else changed copies
+    /// only the band the front crossed, it does not draw the screen again.
+    var wipeTarget: Canvas?
+    var wipeShownMs: Int64 = 0
+    /// The wipe's next frame is due (and nothing else may have changed).
+    var wipeDue = false
     /// The view the last presented frame showed, and whether the screen was lit then (a change
     /// made while it was dark is a cut).
     var shownUI: UIState?
@@ -209,7 +216,7 @@ public final class DeviceLoop {
         // A wipe in progress needs its next frame (and the whole new one when it ends); a dark
         // screen drops it.
         if navigator.ui.power == .asleep { transition = nil }
-        if transition != nil { needsFrame = true }
+        if transition != nil { wipeDue = true }
         if hardware.panel.presentation == .live { present() }
         onWake?()
     }
@@ -271,6 +278,10 @@ public final class DeviceLoop {
                 gestures = GestureRecognizer(debounceMs: Int(gestures.debounceNs / 1_000_000))
                 navigator.resetDone(state: app.state, now: now)
                 report(events, byOwner: true)
+            case .setClock(let by):
+                // The first run's time set with the buttons: the settable clock moves (as the
+                // phone's time.set); a device whose clock cannot be set keeps its time.
+                do { try setWallClock(ms: hardware.clock.wallMs &+ by &* 1000) } catch { note(error) }
             case .send(let action):
                 let id = "dev-\(app.state.eventCount)"
                 let outcome = try app.handle(Command(id: id, at: now, action: action))
@@ -335,16 +346,27 @@ public final class DeviceLoop {
             do { try hardware.panel.setBrightness(brightness); lastBrightness = brightness } catch { note(error) }
         }
         // Nothing that is drawn changed: no render, no diff, no bytes.
-        if !needsFrame && deviceStatus == shownStatus && !lookedAt { return }
+        if !needsFrame && !wipeDue && deviceStatus == shownStatus && !lookedAt { return }
         // A dark colour or OLED screen gets its frame when it wakes; e-paper shows what changed.
         if navigator.ui.power == .asleep && !hardware.panel.isEPaper && !lookedAt { return }
+        // Only the wipe moved: the band its front crossed, from the screen already rendered.
+        if !needsFrame && deviceStatus == shownStatus && !lookedAt && navigator.ui == shownUI && advanceWipe() {
+            flushDamage()
+            return
+        }
         needsFrame = false
+        wipeDue = false
         // The frame shown, kept only when a wipe starts from it (a copy of the canvas would make
         // every render copy its pixels).
         let from = startsTransition() ? canvas : nil
         render()
         composeTransition(from: from)
-        // Only where the canvas changed since the last frame is compared with the panel (Damage.swift).
+        flushDamage()
+    }
+
+    /// Sends the canvas's damage since the last frame to the panel (only there is it compared
+    /// with the panel's picture: Damage.swift).
+    func flushDamage() {
         let damage = canvas.takeDamage()
         guard let frame = pipeline.frame(for: canvas, damage: damage, nowMs: nowMs) else { return }
         do {
@@ -374,9 +396,32 @@ public final class DeviceLoop {
             // From what the panel shows now (mid-wipe: the composed frame).
             transition = ScreenTransition(from: from, startMs: nowMs, direction: dir, edge: theme.accent)
         }
-        guard let t = transition else { return }
-        if t.isDone(at: nowMs) || !awake { transition = nil; return }
+        guard let t = transition else { wipeTarget = nil; return }
+        if t.isDone(at: nowMs) || !awake { transition = nil; wipeTarget = nil; return }
+        var target = canvas
+        _ = target.takeDamage()
+        wipeTarget = target
+        wipeShownMs = nowMs
         t.compose(&canvas, at: nowMs)
+    }
+
+    /// The wipe's next frame when nothing but the wipe changed: only the band its front crossed
+    /// since the last frame is composed (ScreenTransition.recompose); at its end the canvas is the
+    /// rendered new screen again. False: no wipe to advance (a full frame is drawn).
+    func advanceWipe() -> Bool {
+        guard wipeDue, let t = transition, let target = wipeTarget else { return false }
+        wipeDue = false
+        let band = t.band(from: wipeShownMs, to: nowMs, width: canvas.width, height: canvas.height)
+        wipeShownMs = nowMs
+        if t.isDone(at: nowMs) {
+            transition = nil
+            wipeTarget = nil
+            canvas = target
+            canvas.restored(band)
+        } else {
+            t.recompose(&canvas, target: target, band: band, at: nowMs)
+        }
+        return true
     }
 
     /// Shows nothing and turns the backlight off (the daemon stopping): black on colour and OLED

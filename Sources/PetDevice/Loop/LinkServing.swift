@@ -15,6 +15,20 @@ public enum LinkEffect: Sendable, Equatable {
     case drop(client: Int)
     /// Show a pairing code on screen (a phone asked to pair); nil hides it.
     case pairingCode(String?)
+    /// How the pairing attempt whose code was on screen ended: the pairing screen says so.
+    case pairingEnded(PairingResult)
+}
+
+/// How a pairing attempt ended (`LinkEffect.pairingEnded`; docs/protocol.md#pairing).
+public enum PairingResult: Sendable, Equatable {
+    /// The phone proved the code and is paired, under the name it gave.
+    case paired(name: String)
+    /// The phone sent a wrong code (it may try again with a new code).
+    case wrongCode
+    /// The last wrong code locked pairing (the screen shows the lockout from the state).
+    case locked
+    /// No proof came before the code expired.
+    case expired
 }
 
 /// The device as the phone protocol sees it: the time, the state, the journal (through `PetApp`),

@@ -41,8 +41,9 @@ extension LinkService {
             return reply(c, ErrorMessage(code: ErrorCode.noChallenge, message: "no pairing challenge is open on this connection (send pair.begin)"))
         }
         sessions[c]?.challenge = nil
-        hideCode(ifShownFor: c)
+        let shown = hideCode(ifShownFor: c)
         if loop.nowMs >= ch.expiresMs {
+            if shown { effects.append(.pairingEnded(.expired)) }
             return reply(c, ErrorMessage(code: ErrorCode.noChallenge, message: "the pairing challenge expired (send pair.begin)"))
         }
         if let retry = lockRemaining(loop) {
@@ -55,7 +56,7 @@ extension LinkService {
             return reply(c, ErrorMessage(code: ErrorCode.malformed, message: "malformed message: pair.finish: 'mac' must be 64 hex digits"))
         }
         let expected = PairFinish.proof(code: ch.code, challenge: ch.bytes, nonce: nonce)
-        guard constantTimeEqual(mac, expected) else { return wrongCode(from: c, loop: loop) }
+        guard constantTimeEqual(mac, expected) else { return wrongCode(from: c, loop: loop, shown: shown) }
         wrongCodes = 0
         let token: [UInt8], commandID: String
         do {
@@ -70,15 +71,17 @@ extension LinkService {
         case .failure(let e): return reply(c, e)
         case .success:
             sessions[c]?.phone = phone
+            effects.append(.pairingEnded(.paired(name: p.name)))
             log?("link: client \(c) paired as \(phone)")
             return reply(c, Paired(phone: phone, token: token))
         }
     }
 
-    private func wrongCode(from c: Int, loop: LinkHost) -> [LinkFrame] {
+    private func wrongCode(from c: Int, loop: LinkHost, shown: Bool) -> [LinkFrame] {
         wrongCodes += 1
         log?("link: client \(c): wrong pairing code (\(wrongCodes) in a row)")
         guard wrongCodes >= PhoneRules.wrongCodesBeforeLock else {
+            if shown { effects.append(.pairingEnded(.wrongCode)) }
             return reply(c, ErrorMessage(code: ErrorCode.wrongCode, message: "the code does not match",
                                          attemptsLeft: PhoneRules.wrongCodesBeforeLock - wrongCodes))
         }
@@ -88,6 +91,7 @@ extension LinkService {
         if case .failure(let e) = journal(Command(id: id, at: loop.now, action: .phone(.lockPairing(until: until))), loop: loop) {
             return reply(c, e)
         }
+        effects.append(.pairingEnded(.locked))
         log?("link: pairing locked for \(PhoneRules.lockSeconds) s")
         return reply(c, ErrorMessage(code: ErrorCode.pairingLocked, message: "\(PhoneRules.wrongCodesBeforeLock) wrong codes: pairing is locked",
                                      retryAfter: PhoneRules.lockSeconds))

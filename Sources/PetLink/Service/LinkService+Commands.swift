@@ -10,7 +10,7 @@ extension LinkService {
     public static let maxClientID = 48
 
     /// Commands only the link knows (the rest go to `CommandParser`).
-    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch"]
+    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch", "circle.report"]
 
     /// What a `command` message comes to before anything is stored.
     enum Prepared {
@@ -26,6 +26,7 @@ extension LinkService {
     func command(_ m: CommandMessage, phone: String, from c: Int, loop: LinkHost) -> [LinkFrame] {
         switch prepare(m, phone: phone, from: c, loop: loop) {
         case .answered(let frames): return frames
+        case .link where m.name == "circle.report": return circleReport(m, phone: phone, from: c, loop: loop)
         case .link: return linkCommand(m, from: c, loop: loop)
         case .domain(let command):
             let outcome: Outcome
@@ -114,10 +115,17 @@ extension LinkService {
             guard let on = Self.yesNo(fields["on"] ?? "yes") else {
                 return reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField, message: "invalid on: must be yes or no"))
             }
+            var replay: [ButtonMessage] = []
+            if let since = fields["since"] {
+                guard on, let kept = gesturesAfter(since, now: loop.now.seconds) else {
+                    return reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField, message: "invalid since: must be RUN:N (a button message's run and n), with on=yes"))
+                }
+                replay = kept
+            }
             sessions[c]?.watchesButtons = on
             var r = ReplyMessage(id: m.id, command: m.name)
             r.seq = Int64(loop.state.eventCount)
-            return reply(c, r)
+            return reply(c, r) + replay.map { LinkFrame(client: c, bytes: MessageEncoder.frame($0)) }
         default:
             return reply(c, ErrorMessage(id: m.id, code: ErrorCode.confirmOnDevice,
                                          message: "a wipe needs the owner on the device: hold A and C for 3 s"))

@@ -46,19 +46,41 @@ extension LinkService {
     }
 
     /// A gesture of one of the board's keys: a `button` message to every authenticated connection
-    /// that asked for them (chords are not reported: the A+C hold is the factory reset).
+    /// that asked for them (chords are not reported: the A+C hold is the factory reset). The
+    /// gesture is numbered and kept (`gestureLog`) for a watcher that reconnects.
     public func gesture(_ g: Gesture, loop: LinkHost) -> [LinkEffect] {
-        let message: ButtonMessage
+        let button: String, name: String
         switch g {
-        case .tap(let b): message = ButtonMessage(button: b.rawValue, gesture: "tap")
-        case .doubleTap(let b): message = ButtonMessage(button: b.rawValue, gesture: "double_tap")
-        case .longPress(let b): message = ButtonMessage(button: b.rawValue, gesture: "hold")
+        case .tap(let b): (button, name) = (b.rawValue, "tap")
+        case .doubleTap(let b): (button, name) = (b.rawValue, "double_tap")
+        case .longPress(let b): (button, name) = (b.rawValue, "hold")
         case .chordAC, .chordHeld: return []
         }
+        gestureCount += 1
+        let message = ButtonMessage(button: button, gesture: name, run: gestureRun, n: gestureCount, at: loop.now.seconds)
+        gestureLog.append(message)
+        pruneGestures(now: loop.now.seconds)
         let frame = MessageEncoder.frame(message)
         return sessions.keys.sorted().compactMap { c in
             guard let s = sessions[c], s.phone != nil, s.watchesButtons else { return nil }
             return .send(LinkFrame(client: c, bytes: frame))
         }
+    }
+
+    func pruneGestures(now: Int64) {
+        let old = gestureLog.prefix { ($0.at ?? now) < now - Self.gestureWindowSeconds }.count
+        let over = max(0, gestureLog.count - old - Self.gestureKeep)
+        if old + over > 0 { gestureLog.removeFirst(old + over) }
+    }
+
+    /// The kept gestures a watcher that saw `since` (`RUN:N`) has not had: those after N of this
+    /// run, or all kept ones when RUN is another run (the device restarted: its gestures are new
+    /// to the watcher). Nil when `since` is not `RUN:N`.
+    func gesturesAfter(_ since: String, now: Int64) -> [ButtonMessage]? {
+        let parts = since.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...32).contains(parts[0].utf8.count), let n = Int64(parts[1]), n >= 0 else { return nil }
+        pruneGestures(now: now)
+        let after = String(parts[0]) == gestureRun ? n : 0
+        return gestureLog.filter { ($0.n ?? 0) > after }.map { var m = $0; m.replayed = true; return m }
     }
 }

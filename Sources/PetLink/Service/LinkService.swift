@@ -43,6 +43,17 @@ public final class LinkService: LinkServing {
     /// What the call being served decided so far, in order (handed to the loop when it returns,
     /// or to `LinkHost.commit` before a journal transaction).
     var effects: [LinkEffect] = []
+    /// The board's recent key gestures, oldest first (at most `gestureKeep`, none older than
+    /// `gestureWindowSeconds`): replayed to a `buttons.watch` with `since` after a reconnect.
+    public internal(set) var gestureLog: [ButtonMessage] = []
+    var gestureCount: Int64 = 0
+    /// Names this run of the device in `button` messages (random; a restart forgets the gestures).
+    lazy var gestureRun: String = {
+        if let b = try? random.bytes(8) { return Hex.encode(b) }
+        return "run"
+    }()
+    public static let gestureKeep = 256
+    public static let gestureWindowSeconds: Int64 = 2 * 3600
 
     public init(config: LinkConfig = LinkConfig(), random: SecureRandom = SystemRandom()) {
         self.config = config
@@ -155,7 +166,7 @@ public final class LinkService: LinkServing {
                 drop(c, ErrorMessage(code: ErrorCode.timeout, message: "no message for \(config.idleTimeoutMs / 1000) s (send ping to stay connected)"))
             } else if let ch = s.challenge, now >= ch.expiresMs {
                 sessions[c]?.challenge = nil
-                hideCode(ifShownFor: c)
+                if hideCode(ifShownFor: c) { effects.append(.pairingEnded(.expired)) }
             }
         }
         // Backlogs: one more batch for each connection not yet served in this wake-up.
@@ -426,10 +437,13 @@ public final class LinkService: LinkServing {
         hideCode(ifShownFor: c)
     }
 
-    func hideCode(ifShownFor c: Int) {
-        guard codeShownFor == c else { return }
+    /// Hides the code if it is `c`'s; whether it was.
+    @discardableResult
+    func hideCode(ifShownFor c: Int) -> Bool {
+        guard codeShownFor == c else { return false }
         codeShownFor = nil
         effects.append(.pairingCode(nil))
+        return true
     }
 
     /// An event as pushed: its journal body (encoded once, here), its seq, its kind for phones.

@@ -221,6 +221,15 @@ extension Canvas {
         addDamage(c)
     }
 
+    /// `r`'s pixels changed outside a recorded frame back to what the last recorded frame drew
+    /// there (a wipe between screens ending on the new screen's own pixels): the panel pipeline
+    /// looks at them (`damage`), the next frame need not draw them again.
+    public mutating func restored(_ r: Rect) {
+        guard let c = r.intersection(bounds) else { return }
+        dirty = dirty.map { $0.union(c) } ?? c
+        addDamage(c)
+    }
+
     /// The areas changed since the last call (`damage`), and forgets them: what the panel has
     /// not been sent yet.
     public mutating func takeDamage() -> [Rect] {

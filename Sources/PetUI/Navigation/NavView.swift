@@ -45,10 +45,26 @@ public struct NavRow: Sendable, Equatable {
     public var detail: String?
     public var detailValue: String?
 
+    /// The label's short form (an item's name without its first words: "Glasses" for "Round
+    /// glasses"), drawn instead of the label when the whole label does not fit beside the value:
+    /// the device's own words are never shortened with "..." (docs/design.md, "Spacing").
+    public var short: String?
+
     public init(id: String, kind: Kind = .item, label: String, value: String? = nil, mark: Mark = .none,
-                muted: Bool = false, valueLarge: Bool = false, detail: String? = nil, detailValue: String? = nil) {
+                muted: Bool = false, valueLarge: Bool = false, detail: String? = nil, detailValue: String? = nil,
+                short: String? = nil) {
         self.id = id; self.kind = kind; self.label = label; self.value = value; self.mark = mark
         self.muted = muted; self.valueLarge = valueLarge; self.detail = detail; self.detailValue = detailValue
+        self.short = short
+    }
+
+    /// The short form of a catalogue item's name: its last word ("Round glasses" → "Glasses"), or
+    /// for a skin its first ("Midnight skin" → "Midnight"); nil for a one-word name.
+    public static func shortName(_ name: String) -> String? {
+        let words = name.split(separator: " ")
+        guard words.count > 1, let last = words.last, let first = words.first else { return nil }
+        let w = last.lowercased() == "skin" ? first : last
+        return w.prefix(1).uppercased() + w.dropFirst()
     }
 
     public var isSelectable: Bool { kind == .item }

@@ -58,6 +58,9 @@ public enum NavEffect: Sendable, Equatable {
     case send(Action)
     /// Erase everything and start a new pet (A+C held 3 s, or the settings row on a joystick).
     case factoryReset
+    /// Move the device's wall clock by this many seconds (the first run's time, set with the
+    /// buttons; the device's settable clock, as the phone's `time.set`).
+    case setClock(bySeconds: Int64)
 }
 
 /// The device's navigation: a pure state machine from semantic inputs and time to `UIState`

@@ -16,11 +16,11 @@ public enum NavRows {
 
     // MARK: - Home
 
-    /// What home's card steps through (A up, down): the open tasks (the empty card when there are
-    /// none), then today's unchecked habits. Hold B completes the task shown or checks the habit
+    /// What home's card steps through (A up, down): the day's open tasks (`PetState.todayTasks`:
+    /// a finished recurring task's next occurrence waits for its day; the empty card when there are none), then today's unchecked habits. Hold B completes the task shown or checks the habit
     /// shown, so a habit is two presses from home (A wraps to the last one).
     public static func home(_ state: PetState) -> [TodayRow?] {
-        let tasks: [TodayRow?] = state.openTasks().map { .task(id: $0.id) }
+        let tasks: [TodayRow?] = state.todayTasks().map { .task(id: $0.id) }
         let checked = state.checkedToday
         let habits: [TodayRow?] = state.checklist.filter { !checked.contains($0) }.map { .habit(item: $0) }
         return (tasks.isEmpty ? [nil] : tasks) + habits

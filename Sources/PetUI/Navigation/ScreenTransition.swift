@@ -114,4 +114,71 @@ public struct ScreenTransition: Sendable {
             new.fillRect(x: e.x, y: e.y, w: e.w, h: e.h, color: edge)
         }
     }
+
+    /// The area a frame at `ms` changes after the frame shown at `previousMs`: the band the front
+    /// crossed, with the front line at both ends (all that is left of the old screen once done).
+    public func band(from previousMs: Int64, to ms: Int64, width w: Int, height h: Int) -> Rect {
+        let n0 = revealed(at: previousMs, width: w, height: h)
+        let n1 = isDone(at: ms) ? (direction == .forward || direction == .back ? w : h) : revealed(at: ms, width: w, height: h)
+        let lo = min(n0, n1), hi = max(n0, n1)
+        let r: Rect
+        switch direction {
+        case .forward: r = Rect.edges(w - hi - 1, 0, w - lo + 1, h)
+        case .back: r = Rect.edges(lo - 1, 0, hi + 1, h)
+        case .down: r = Rect.edges(0, lo - 1, w, hi + 1)
+        case .up: r = Rect.edges(0, h - hi - 1, w, h - lo + 1)
+        }
+        return r.intersection(Rect(x: 0, y: 0, w: w, h: h)) ?? Rect(x: 0, y: 0, w: 0, h: 0)
+    }
+
+    /// The frame at `ms` drawn only inside `band` (`band(from:to:)`) over `canvas`, which shows the
+    /// frame before: the revealed part from `target` (the new screen, fully drawn), the rest from
+    /// the old frame, then the front line. The same pixels as `compose` over `target`, without
+    /// drawing the new screen again (drawing only what changed: docs/architecture.md).
+    public func recompose(_ canvas: inout Canvas, target: Canvas, band: Rect, at ms: Int64) {
+        let w = canvas.width, h = canvas.height
+        guard from.width == w, from.height == h, target.width == w, target.height == h,
+              let r = band.intersection(canvas.bounds) else { return }
+        let n = revealed(at: ms, width: w, height: h)
+        from.pixels.withUnsafeBufferPointer { old in
+            target.pixels.withUnsafeBufferPointer { new in
+                canvas.pixels.withUnsafeMutableBufferPointer { dst in
+                    // Per row: the columns of the old frame and those of the new screen, each one copy
+                    // (a wipe across the columns splits every row at one column; one down or up
+                    // shows each row whole from one of them).
+                    for y in r.y..<r.maxY {
+                        let row = y * w
+                        let split: Int, leftNew: Bool
+                        switch direction {
+                        case .forward: split = w - n; leftNew = false
+                        case .back: split = n; leftNew = true
+                        case .down: split = y < n ? w : 0; leftNew = true
+                        case .up: split = y >= h - n ? w : 0; leftNew = true
+                        }
+                        let mid = min(max(split, r.x), r.maxX)
+                        if mid > r.x {
+                            let src = leftNew ? new : old
+                            (dst.baseAddress! + row + r.x).update(from: src.baseAddress! + row + r.x, count: mid - r.x)
+                        }
+                        if r.maxX > mid {
+                            let src = leftNew ? old : new
+                            (dst.baseAddress! + row + mid).update(from: src.baseAddress! + row + mid, count: r.maxX - mid)
+                        }
+                    }
+                }
+            }
+        }
+        // Written over the recorded frame: drawn again at the next one (Damage.swift).
+        canvas.invalidate(r)
+        let span = direction == .forward || direction == .back ? w : h
+        guard n > 0, n < span else { return }
+        let e: Rect
+        switch direction {
+        case .forward: e = Rect(x: max(0, w - n - 1), y: 0, w: 2, h: h)
+        case .back: e = Rect(x: max(0, n - 1), y: 0, w: 2, h: h)
+        case .down: e = Rect(x: 0, y: max(0, n - 1), w: w, h: 2)
+        case .up: e = Rect(x: 0, y: max(0, h - n - 1), w: w, h: 2)
+        }
+        if let c = e.intersection(r) { canvas.fillRect(x: c.x, y: c.y, w: c.w, h: c.h, color: edge) }
+    }
 }

@@ -140,6 +140,8 @@ public struct UIState: Sendable, Equatable {
     /// First run: the step shown (`FirstRunScreen.Step`), the name and zone highlighted.
     public var firstRunStep = 0
     public var firstRunChoice = 0
+    /// First run: how far the hour step moved the clock (seconds), kept for the minute step.
+    public var firstRunClock: Int64 = 0
 
     public init(screen: ScreenID = .boot, lastInput: Instant) {
         self.screen = screen

@@ -2,13 +2,30 @@ import PetCore
 
 /// The first run, after the first boot (`Navigator.Config.firstRun`, until
 /// `DeviceSettings.welcomeDone`): meet the pet, name it (a suggestion picked with the buttons, or
-/// a name the phone sent), the clock and zone (kept, picked, or sent by the phone), a three-step
+/// a name the phone sent), the zone (kept, picked, or sent by the phone), the clock's hour and
+/// minutes (up and down, or sent by the phone), a three-step
 /// button tutorial that waits for each gesture, and an invitation to pair a phone. Back skips it
 /// at any step; finishing or skipping sends `settings.device` with `welcomeDone`, so it is in the
 /// journal and never shows again, after a restart or a replay.
 enum FirstRunScreen {
     enum Step: Int, CaseIterable {
-        case meet, name, clock, move, choose, hold, pair
+        case meet, name, clock, hour, minute, move, choose, hold, pair
+    }
+
+    /// The time the clock steps show: the device's, moved by the hour step (`ui.firstRunClock`) and
+    /// by the step's own choice (hours on the hour step, minutes on the minute step, each wrapping
+    /// in its own field: 23 → 00 does not change the date).
+    static func clockOffset(_ ui: UIState, state: PetState, now: Instant) -> Int64 {
+        let local = state.clock.local(now + ui.firstRunClock)
+        switch step(ui) {
+        case .hour:
+            let h = local.hour, d = ((ui.firstRunChoice % 24) + 24) % 24
+            return ui.firstRunClock + Int64(((h + d) % 24 - h) * 3_600)
+        case .minute:
+            let m = local.minute, d = ((ui.firstRunChoice % 60) + 60) % 60
+            return ui.firstRunClock + Int64(((m + d) % 60 - m) * 60)
+        default: return ui.firstRunClock
+        }
     }
 
     /// Names offered (the current one first when the phone gave it another).
@@ -55,8 +72,14 @@ enum FirstRunScreen {
             title = "Clock"
             let zones = zoneChoices(s)
             let zone = zones[min(max(0, c.ui.firstRunChoice), zones.count - 1)]
-            m = Moment(title: tiny ? "Time here" : "Is this the time?", figure: Fmt.clock(s.clock.local(c.now)),
-                       lines: [zone, tiny ? "or set it in the app" : "The app can set both."])
+            m = Moment(title: tiny ? "Time zone" : "Where are you?", figure: Fmt.clock(s.clock.local(c.now)),
+                       lines: [zone, tiny ? "or set it in the app" : "The app can set it too."])
+        case .hour, .minute:
+            title = "Clock"
+            let shown = Fmt.clock(s.clock.local(c.now + clockOffset(c.ui, state: s, now: c.now)))
+            let part = st == .hour ? "hour" : "minutes"
+            m = Moment(title: tiny ? "Set the \(part)" : "Set the \(part):", figure: shown,
+                       lines: [tiny ? "or from the app" : "Up and down change it; the app can set it."])
         case .move:
             title = "Buttons 1/3"
             m = Moment(title: tiny ? "Moves down:" : "This moves down:", figure: key(c, .next),
@@ -93,7 +116,7 @@ extension FirstRunScreen: ScreenDefinition {
     static func actions(_ t: inout NavActionTable) {
         switch step(t.ui) {
         case .meet: t.add(.select, .nextStep, rank: 0)
-        case .name, .clock:
+        case .name, .clock, .hour, .minute:
             t.add(.previous, .up, rank: 2)
             t.add(.next, .down, rank: 2)
             t.add(.select, .nextStep, rank: 0)
@@ -114,6 +137,19 @@ extension FirstRunScreen: ScreenDefinition {
         case (.name, .previous), (.name, .next), (.clock, .previous), (.clock, .next):
             let n = st == .name ? nameChoices(state).count : zoneChoices(state).count
             nav.ui.firstRunChoice = (min(max(0, nav.ui.firstRunChoice), n - 1) + (input == .next ? 1 : n - 1)) % n
+        case (.hour, .previous), (.hour, .next), (.minute, .previous), (.minute, .next):
+            // Up is later, down earlier (the figure counts up as the list's up moves up).
+            let n = st == .hour ? 24 : 60
+            nav.ui.firstRunChoice = ((nav.ui.firstRunChoice + (input == .previous ? 1 : -1)) % n + n) % n
+        case (.hour, .select):
+            let offset = clockOffset(nav.ui, state: state, now: now)
+            advance()
+            nav.ui.firstRunClock = offset
+        case (.minute, .select):
+            let offset = clockOffset(nav.ui, state: state, now: now)
+            advance()
+            nav.ui.firstRunClock = 0
+            if offset != 0 { return [.setClock(bySeconds: offset)] }
         case (.name, .select):
             let choices = nameChoices(state)
             let name = choices[min(max(0, nav.ui.firstRunChoice), choices.count - 1)]
@@ -138,7 +174,7 @@ extension FirstRunScreen: ScreenDefinition {
     }
 
     static func opened(_ ui: inout UIState, state: PetState?, now: Instant?) {
-        ui.firstRunStep = 0; ui.firstRunChoice = 0
+        ui.firstRunStep = 0; ui.firstRunChoice = 0; ui.firstRunClock = 0
     }
 
     /// It waits for the owner (its steps are read at their pace).

@@ -324,6 +324,23 @@ enum HomeView {
         nextCard(l, m, &c, Rect(x: rx - 4, y: cy, w: rw + 6, h: l.bottom - 3 - cy), titleLines: 2, dueLines: 1)
     }
 
+    /// The placed home items (slot order: left, right, shelf, middle) that the pet scene drawn in
+    /// `pet` leaves out: the pet at its size on the 1-bit homes shows only its part of the stage,
+    /// so these are drawn beside it (bought furniture shows on home on every display).
+    static func itemsLeftOut(_ l: Look, pet: Rect) -> [String] {
+        let shop = l.state.shop
+        guard !shop.placed.isEmpty else { return [] }
+        // The scene shows the whole stage (PetScene's `auto` framing with home items): every item is in it.
+        let sFull = min(pet.w / PetScene.stageWidth, pet.h / PetScene.stageHeight)
+        let sPet = min(pet.w / PetScene.petOnly.w, pet.h / PetScene.petOnly.h)
+        if sFull >= 1 && (sFull >= sPet || sFull >= 2) { return [] }
+        return ["left", "right", "shelf", "middle"].compactMap { slot in
+            guard let id = shop.placed[slot] else { return nil }
+            // A flat item in the middle lies under the pet's feet, inside its part of the stage.
+            return slot == "middle" ? nil : id
+        }
+    }
+
     /// Which of the OLED home's two pages shows (128×64): 0 the pet and its line, 1 the meters —
     /// 6 s and 4 s in turn, from the last input (so a press always shows the first page).
     static func tinyPage(_ l: Look) -> Int {
@@ -342,10 +359,21 @@ enum HomeView {
         StatusStrip.draw(l, &c, m.icons, right: cx - 5, left: 1 + cw + 4, y: 0, .small, ink: p.fg, paper: p.bg)
         c.hline(x: 0, y: 9, w: l.W, color: p.fg)
         // Rows: status 0–8, rule 9, pet and bubble 11–41, rule 42, the task 44–51, the strip from 53.
-        PetScene.draw(l.ctx, in: Rect(x: 1, y: 11, w: 38, h: 31), &c)
-        if let a = m.attention { StatusStrip.attention(l, &c, a, right: 40, y: 11, .small) }
-        let rx = 43, rw = l.W - rx - 1
+        // Placed furniture the pet's view leaves out stands in a column left of the pet.
+        let away = HomeView.itemsLeftOut(l, pet: Rect(x: 9, y: 11, w: 30, h: 31))
+        PetScene.draw(l.ctx, in: away.isEmpty ? Rect(x: 1, y: 11, w: 38, h: 31) : Rect(x: 9, y: 11, w: 30, h: 31), &c)
+        for (k, id) in away.prefix(2).enumerated() {
+            ItemPicture.draw(id, l.ctx, &c, in: Rect(x: 1, y: 33 - 10 * k, w: 8, h: 8), ink: p.fg, paper: p.bg)
+        }
+        var rx = 43
         if tinyPage(l) == 0 {
+            // The attention bubble stands beside the pet (its tail towards it), clear of the ears
+            // and hat; the speech bubble moves right to make room.
+            if let a = m.attention {
+                StatusStrip.attention(l, &c, a, right: 55, y: 11, .small)
+                rx = 59
+            }
+            let rw = l.W - rx - 1
             // The speech bubble: an outline, a tail towards the pet, up to three lines.
             let text = m.paused ? "Paused. " + m.speech : m.speech
             let n = max(1, min(3, Txt.lineCount(text, .small, width: rw - 6)))
@@ -355,6 +383,7 @@ enum HomeView {
             Txt.flow(&c, text, x: rx + 3, y: by + 2, width: rw - 6, maxLines: 3, p.fg, .small, lineGap: 1, ms: l.ms)
         } else {
             // The meters page: level and its bar, fullness, energy, the streak and the name.
+            let rw = l.W - rx - 1
             let lv = "Lv \(m.level)"
             let who = m.streak > 0 ? String(Glyph.flame) + "\(m.streak) " + m.name : m.name
             Txt.line(&c, who, x: rx, y: 11, width: rw - Txt.width(lv, .small) - 6, p.fg, .small, ms: l.ms)
@@ -384,6 +413,15 @@ enum HomeView {
         c.fillRect(x: 0, y: 19, w: l.W, h: 2, color: p.fg)
         let frame = Rect(x: 2, y: 23, w: 98, h: 85)
         petFrame(l, &c, frame)
+        // Placed furniture the pet's view (the pet at ×2) leaves out stands beside it, in 1-bit art
+        // at its own size: the left slot's (and the shelf's) left of the pet, the right slot's right.
+        let away = itemsLeftOut(l, pet: Rect(x: frame.x + 2, y: frame.y + 2, w: frame.w - 4, h: frame.h - 4))
+        for (k, id) in away.prefix(4).enumerated() {
+            let right = l.state.shop.slot(of: id) == "right"
+            let x = right ? frame.maxX - 3 - 11 : frame.x + 3
+            let y = frame.maxY - 3 - 16 - (k / 2) * 18
+            ItemPicture.draw(id, l.ctx, &c, in: Rect(x: x, y: y, w: 11, h: 16), ink: p.fg, paper: p.bg)
+        }
         if m.paused { pausedPill(l, &c, x: frame.x + 3, y: frame.y + 3) }
         if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 3, y: frame.y + 3, .small) }
         let rx = 106, rw = l.W - rx - 4

@@ -42,22 +42,26 @@ enum Overlays {
     }
 
     static func missed(_ l: Look, _ c: inout Canvas, _ n: Int) {
-        let text = l.size == .tiny ? "Missed \(n) while off" : "Missed \(n) reminder\(n == 1 ? "" : "s") while off"
-        banner(l, &c, String(Glyph.bell) + " " + text)
+        let bell = String(Glyph.bell) + " "
+        banner(l, &c, bell + "Missed \(n) reminder\(n == 1 ? "" : "s") while off",
+               shorter: [bell + "Missed \(n) while off", "Missed \(n) while off", bell + "Missed \(n)"])
     }
 
-    /// A banner over the top of the screen (the header's place): accent (colour) or inverted (1-bit).
-    static func banner(_ l: Look, _ c: inout Canvas, _ line: String) {
+    /// A banner over the top of the screen, as tall as the title bar and its rule (it hides the
+    /// title or the status bar whole): accent (colour) or inverted (1-bit). The first of `line` and
+    /// its `shorter` forms that fits is written, centred (the last one scrolls if none does).
+    static func banner(_ l: Look, _ c: inout Canvas, _ line: String, shorter: [String] = []) {
         let p = l.pal
-        let h = l.big ? 24 : (l.size == .paper ? 14 : 10)
+        let h = l.content.y
         let fill = p.mono ? p.fg : p.accent
         let ink = p.mono ? p.bg : p.onAccent
-        c.fillRect(x: 0, y: 0, w: l.W, h: h, color: fill)
-        if !p.mono { c.fillRect(x: 0, y: h, w: l.W, h: 1, color: p.fg) }
-        c.textRuns.removeAll { $0.rect.maxY <= h + 1 }
-        // Centred when it fits, else scrolling (the whole message can be read).
-        let f = Txt.legible(l.big && Txt.width(line, .large) <= l.W - 8 ? .large : .small, on: c)
-        Txt.lineCentred(&c, line, x: 2, w: l.W - 4, y: (h - f.height) / 2, ink, f, ms: l.ms)
+        c.cover(Rect(x: 0, y: 0, w: l.W, h: h), color: fill)
+        if !p.mono { c.fillRect(x: 0, y: h - 1, w: l.W, h: 1, color: p.fg) }
+        let room = l.W - 4
+        let candidates = [line] + shorter
+        let f = Txt.legible(l.big && candidates.contains(where: { Txt.width($0, .large) <= room }) ? .large : .small, on: c)
+        let text = candidates.first { Txt.width($0, f) <= room } ?? candidates[candidates.count - 1]
+        Txt.lineCentred(&c, text, x: 2, w: room, y: max(0, (h - 1 - f.height) / 2), ink, f, ms: l.ms)
     }
 
     /// A level-up, a streak milestone or a badge takes the whole display while its toast lasts
@@ -107,8 +111,8 @@ enum Overlays {
         let r = toastRect(l.ctx.profile)
         let fill = p.mono ? p.fg : (t.kind == .levelUp || t.kind == .badge ? p.accent : p.fg)
         let ink = p.mono ? p.bg : (fill == p.accent ? p.onAccent : p.bg)
-        c.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: fill)
         // The hint line under it is not shown meanwhile.
+        c.cover(r, color: fill)
         c.textRuns.removeAll { $0.rect.intersection(r).map { !$0.isEmpty } ?? false }
         // On the strip's text line, measured in the face it is drawn in (the 12×16 face on colour).
         let f = Txt.legible(.small, on: c)
@@ -117,11 +121,17 @@ enum Overlays {
         let tinted = p.mono ? ink : (t.kind == .reward ? p.coin : (t.kind == .line ? p.flame : ink))
         // A tinted icon that would not stand out 3:1 on the toast is drawn in the toast's ink.
         let iconInk = tinted.contrastRatio(with: fill) >= 3 ? tinted : ink
-        let textW = Txt.width(t.text, f)
         let tx = f.advance + (f == .large ? 4 : 3)
+        // A text longer than the strip shows in pages of whole words, one after the other over
+        // the toast's time, so every word is read whole (never cut, never scrolled).
+        let pages = Txt.breakLines(t.text, f, width: r.w - 4 - tx).map(\.text)
+        let shownFor = max(Int64(1), Navigator.Config(profile: l.ctx.profile).toastSeconds) * 1000
+        let elapsed = min(max(0, l.ctx.nowMs - (t.until.seconds * 1000 - shownFor)), shownFor - 1)
+        let text = pages.isEmpty ? t.text : pages[Int(elapsed * Int64(pages.count) / shownFor)]
+        let textW = Txt.width(text, f)
         let x0 = max(r.x + 2, r.x + (r.w - tx - textW) / 2)
         Txt.draw(&c, icon, x: x0, y: ty, iconInk, f)
-        Txt.draw(&c, t.text, x: x0 + tx, y: ty, ink, f, maxWidth: r.maxX - 2 - (x0 + tx))
+        Txt.draw(&c, text, x: x0 + tx, y: ty, ink, f, maxWidth: r.maxX - 2 - (x0 + tx))
     }
 
     /// Title and body of a reminder.
@@ -156,8 +166,14 @@ enum Overlays {
     static func reminder(_ l: Look, _ c: inout Canvas, _ n: Reminder) {
         let p = l.pal
         let (title, body) = describe(n, l.state, now: l.now)
-        let m = l.big ? 16 : (l.size == .paper ? 10 : 4)
-        let r = Rect(x: m, y: l.big ? 28 : m, w: l.W - 2 * m, h: l.big ? l.H - 56 : l.H - 2 * m)
+        // The card stands on a plain ground over the screen's content (the colour panels keep the
+        // status bar): nothing under it shows in part. It ends above the hint strip, which says
+        // what the keys do here, so the card does not repeat it.
+        let m = l.big ? 16 : (l.size == .paper ? 6 : 1)
+        let top = l.big ? l.content.y : 0
+        c.cover(Rect(x: 0, y: top, w: l.W, h: l.bottom - top), color: p.bg)
+        let ry = l.big ? top + 4 : m
+        let r = Rect(x: m, y: ry, w: l.W - 2 * m, h: l.bottom - (l.big ? 6 : 2) - ry)
         if p.mono {
             c.fillRect(x: r.x - 1, y: r.y - 1, w: r.w + 2, h: r.h + 2, color: p.bg)
             c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: p.fg, thickness: l.size == .tiny ? 1 : 2)

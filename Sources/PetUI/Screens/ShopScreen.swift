@@ -85,7 +85,7 @@ extension ShopScreen: ScreenDefinition {
             // "owned"/"on" that it is bought); the OLED keeps the lock and check glyphs.
             mark = tiny ? (mark == .none ? .glyph(" ") : mark) : .picture(item: item.id, badge: nil)
             return NavRow(id: "item:" + item.id, label: name, value: right, mark: mark,
-                          muted: locked || (item.price > s.coins && owned == 0))
+                          muted: locked || (item.price > s.coins && owned == 0), short: NavRow.shortName(name))
         }
     }
 

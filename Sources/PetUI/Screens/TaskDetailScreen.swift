@@ -158,7 +158,7 @@ extension TaskDetailScreen: ScreenDefinition {
         let (ui, state) = (t.ui, t.state)
         if let id = ui.detailTaskID, let task = state.tasks[id] {
             // Another open task to move to (no sort: this runs at every view).
-            if state.tasks.values.contains(where: { $0.isOpen && $0.id != id }) {
+            if state.tasks.values.contains(where: { $0.isOpen && $0.id != id && !state.isUpcomingOccurrence($0) }) {
                 t.add(.previous, .up, rank: 2); t.add(.next, .down, rank: 2)
             }
             if task.isOpen { t.add(.holdSelect, .command(.complete), rank: 0) }
@@ -168,7 +168,7 @@ extension TaskDetailScreen: ScreenDefinition {
     }
 
     static func input(_ input: NavInput, nav: inout Navigator, state: PetState, now: Instant) -> [NavEffect] {
-        let tasks = state.openTasks()
+        let tasks = state.todayTasks()
         guard let id = nav.ui.detailTaskID, let t = state.tasks[id] else { nav.pop(); return [] }
         switch input {
         case .previous, .next:

@@ -43,10 +43,15 @@ extension TodayScreen: ScreenDefinition {
         let checked = s.checkedToday
         let score = s.habitScoreToday
         var rows = [NavRow(id: "section:tasks", kind: .section, label: "Tasks", value: tasks.isEmpty ? nil : "\(tasks.count) open")]
-        if tasks.isEmpty { rows.append(NavRow(id: "note:no-tasks", kind: .note, label: "Nothing due today", muted: true)) }
+        if tasks.isEmpty && s.recurringDoneToday().isEmpty { rows.append(NavRow(id: "note:no-tasks", kind: .note, label: "Nothing due today", muted: true)) }
         for t in tasks {
             rows.append(NavRow(id: "task:" + t.id, label: t.title, value: Fmt.dueShort(t, state: s, now: now),
                                mark: t.state == .inProgress ? .started : .box(checked: false)))
+        }
+        // A recurring task finished today stays on the list, done, while its next occurrence waits
+        // for its day (not selectable: un-completing is the phone's).
+        for t in s.recurringDoneToday() {
+            rows.append(NavRow(id: "note:done-" + t.id, kind: .note, label: t.title, value: "done", mark: .box(checked: true), muted: true))
         }
         let done = boxes.filter { checked.contains($0) }.count
         rows.append(NavRow(id: "section:habits", kind: .section, label: "Habits \(done)/\(boxes.count)",
@@ -119,9 +124,9 @@ extension NavRows {
         case habit(item: String)
     }
 
-    /// Today's rows: the open tasks (`state.openTasks()`), then the habit checklist
+    /// Today's rows: the day's open tasks (`state.todayTasks()`), then the habit checklist
     /// (`state.checklist`, `movement` last).
     public static func today(_ state: PetState) -> [TodayRow] {
-        state.openTasks().map { .task(id: $0.id) } + state.checklist.map { .habit(item: $0) }
+        state.todayTasks().map { .task(id: $0.id) } + state.checklist.map { .habit(item: $0) }
     }
 }

@@ -17,11 +17,17 @@ enum UrgeLogScreen {
         let gauge = s.quitGauge(at: c.now)
         l.header(&canvas, "Urge log", right: l.size == .tiny ? since : nil)
 
-        let prompt: String
+        // The prompt in the longest form that fits its line (two lines on 320×240).
+        let forms: [String]
         if c.ui.urgeOutcome != nil {
-            prompt = l.size == .tiny ? triggerName + ": and?" : triggerName + ": what happened?"
+            forms = (l.size == .tiny ? [] : [triggerName + ": what happened?"]) + [triggerName + ": and?", "What happened?", "And?"]
         } else {
-            prompt = l.size == .tiny ? "Trigger?" : "What set it off?"
+            forms = l.size == .tiny ? ["Trigger?"] : ["What set it off?", "Trigger?"]
+        }
+        func prompt(width: Int, lines: Int = 1, _ f: TextSize) -> String {
+            let g = Txt.legible(f, on: canvas)
+            return forms.first { Txt.breakLines($0, g, width: width).count <= lines && (lines > 1 || Txt.width($0, g) <= width) }
+                ?? forms[forms.count - 1]
         }
         let list = c.view.list ?? ListView(rows: [], selected: nil, first: 0, visible: 1)
         let frame = ListLayout.frame(.urgeLog, profile: c.profile, state: s, now: c.now)
@@ -31,18 +37,19 @@ enum UrgeLogScreen {
         case .square:
             let info = Rect(x: 6, y: area.y + 4, w: l.W - 12, h: 64)
             infoCard(l, &canvas, info, since: since, gauge: gauge)
-            Txt.line(&canvas, prompt, x: l.pad, y: info.maxY + 4, width: l.W - 2 * l.pad, p.fg, .large, ms: l.ms)
+            Txt.line(&canvas, prompt(width: l.W - 2 * l.pad, .large), x: l.pad, y: info.maxY + 4, width: l.W - 2 * l.pad, p.fg, .large, ms: l.ms)
             l.hints(&canvas, c.view.hintText)
             drawList()
         case .wide:
             let lw = 204
-            Txt.flow(&canvas, prompt, x: l.pad, y: area.y + 4, width: lw - l.pad, maxLines: 2, p.fg, .large, ms: l.ms)
+            Txt.flow(&canvas, prompt(width: lw - l.pad, lines: 2, .large), x: l.pad, y: area.y + 4, width: lw - l.pad, maxLines: 2, p.fg,
+                     .large, ms: l.ms)
             l.hints(&canvas, c.view.hintText)
             drawList()
-            infoCard(l, &canvas, Rect(x: lw + 6, y: area.y + 6, w: l.W - lw - 12, h: 120), since: since, gauge: gauge)
+            infoCard(l, &canvas, Rect(x: lw + 6, y: area.y + 6, w: l.W - lw - 12, h: l.bottom - area.y - 12), since: since, gauge: gauge)
         case .paper:
             let lw = 140
-            Txt.line(&canvas, prompt, x: l.pad, y: area.y + 1, width: lw - l.pad, p.fg, .small, ms: nil)
+            Txt.line(&canvas, prompt(width: lw - l.pad, .small), x: l.pad, y: area.y + 1, width: lw - l.pad, p.fg, .small, ms: nil)
             drawList()
             infoCard(l, &canvas, Rect(x: lw + 4, y: area.y + 2, w: l.W - lw - 6, h: l.bottom - area.y - 4), since: since, gauge: gauge)
         case .tiny:
@@ -52,7 +59,7 @@ enum UrgeLogScreen {
                 l.bar(&canvas, Rect(x: 22, y: top, w: l.W - 24, h: 7), Double(g.percentLeft) / 100)
                 top += 9
             }
-            Txt.line(&canvas, prompt, x: 1, y: top, width: l.W - 2, p.fg, .small, ms: l.ms)
+            Txt.line(&canvas, prompt(width: l.W - 2, .small), x: 1, y: top, width: l.W - 2, p.fg, .small, ms: l.ms)
             drawList()
         }
     }
@@ -85,43 +92,58 @@ enum UrgeLogScreen {
         }
     }
 
-    /// Time since the last give-in and the pod gauge, wrapped to the card.
+    /// Time since the last give-in and the pod gauge, wrapped to the card. Each piece is written
+    /// whole, in the longest of its forms whose lines fit the room left, or not at all — never cut.
     static func infoCard(_ l: Look, _ c: inout Canvas, _ r: Rect, since: String?, gauge: QuitGauge?) {
         let p = l.pal
         l.card(&c, r, radius: 6)
         let x = r.x + 6, w = r.w - 12
         var y = r.y + 5
         let gap = l.big ? 4 : 2
-        let f = l.small
-        func text(_ s: String, _ ink: RGB565, lines: Int = 2) {
-            guard y + f.height <= r.maxY - 2 else { return }
-            y += Txt.flow(&c, s, x: x, y: y, width: w, maxLines: min(lines, max(1, (r.maxY - 2 - y) / (f.height + 2))), ink, f,
-                          ms: l.ms) + gap
+        let f = Txt.legible(l.small, on: c)
+        let lineGap = 2
+        /// Lines that fit between `y` and the card's bottom.
+        var room: Int { max(0, (r.maxY - 2 - y + lineGap) / (f.height + lineGap)) }
+        @discardableResult
+        func text(_ forms: [String], _ ink: RGB565, lines: Int = 4) -> Bool {
+            for s in forms {
+                let broken = Txt.breakLines(s, f, width: w)
+                guard !broken.isEmpty, broken.count <= min(lines, room), !broken.contains(where: \.hard) else { continue }
+                y += Txt.drawWrapped(&c, s, x: x, y: y, width: w, maxLines: broken.count, ink, f, lineGap: lineGap) + gap
+                return true
+            }
+            return false
         }
         if let since {
-            let one = since + " since last give-in"
-            if Txt.width(one, f) <= w { text(one, p.fg) } else {
-                Txt.draw(&c, since, x: x, y: y, p.fg, l.big ? .large : .small, maxWidth: w)
-                y += (l.big ? 16 : 8) + gap
-                text("since last give-in", p.muted)
+            if !text([since + " since last give-in"], p.fg, lines: 1) {
+                let big: TextSize = l.big ? .large : .small
+                if Txt.width(since, big) <= w, y + big.height <= r.maxY - 2 {
+                    Txt.draw(&c, since, x: x, y: y, p.fg, big, maxWidth: w)
+                    y += big.height + gap
+                    text(["since last give-in", "since a give-in"], p.muted, lines: 3)
+                }
             }
         } else {
-            text("No urges logged yet", p.muted)
+            text(["No urges logged yet", "No urges yet"], p.muted)
         }
         if let g = gauge {
-            let pod = g.overdueDays > 0 ? "pod: \(g.overdueDays)d past goal" : "pod: \(g.percentLeft)% left today"
+            let left = g.overdueDays > 0 ? "\(g.overdueDays)d past goal" : "\(g.percentLeft)% left today"
+            let leftShort = g.overdueDays > 0 ? "\(g.overdueDays)d over" : "\(g.percentLeft)% left"
             let day = "day \(g.dayOfPod) of \(g.goalDays)"
+            let both = "pod: " + left + ", " + day
+            let wrote = text([both], p.fg, lines: 1)
             let before = y
-            if Txt.width(pod + ", " + day, f) <= w { text(pod + ", " + day, p.fg) } else { text(pod, p.fg) }
+            if !wrote { text(["pod: " + left, "pod: " + leftShort, "pod " + leftShort], p.fg, lines: 2) }
             // The gauge's bar only under its label.
-            if y > before, y + 6 <= r.maxY - 2 {
+            if wrote || y > before, y + (l.big ? 10 : 7) <= r.maxY - 2 {
                 l.bar(&c, Rect(x: x, y: y, w: w, h: l.big ? 10 : 7), Double(g.percentLeft) / 100, fill: p.good)
                 y += (l.big ? 10 : 7) + gap + 2
             }
-            if Txt.width(pod + ", " + day, f) > w { text(day, p.muted, lines: 1) }
+            if !wrote && y > before { text([day, "day \(g.dayOfPod)/\(g.goalDays)"], p.muted, lines: 1) }
         }
         let clean = l.state.quitCleanDays
-        text("\(clean) clean day" + (clean == 1 ? "" : "s") + ". Every urge you ride out counts.", p.muted, lines: 4)
+        let days = "\(clean) clean day" + (clean == 1 ? "" : "s")
+        text([days + ". Every urge you ride out counts.", days + "."], p.muted)
     }
 }
 

@@ -89,6 +89,7 @@ extension WardrobeScreen: ScreenDefinition {
                 row = NavRow(id: "item:" + item.item, label: item.name, value: slot ?? "stored",
                              mark: slot != nil ? .glyph(Glyph.check) : .glyph(" "), muted: slot == nil)
             }
+            row.short = NavRow.shortName(item.name)
             if section != lastSection {
                 rows.append(NavRow(id: "section:" + section.lowercased(), kind: .section, label: section))
                 lastSection = section

@@ -398,10 +398,12 @@ struct Look {
             let room = max(rf.advance * 3, r.maxX - pad - x - 4 * rf.advance - (big ? 6 : rf.advance / 2))
             right = Txt.drawRight(&c, rt, right: r.maxX - pad, y: ty, rInk, rf, maxWidth: room) - (big ? 6 : f.advance / 2)
         }
-        // The cursor row's label scrolls (marquee) when too long, so all of it can be read; the
-        // others are ellipsized.
-        if highlighted { Txt.line(&c, row.label, x: x, y: ty, width: right - x, ink, f, ms: ms) }
-        else { Txt.draw(&c, row.label, x: x, y: ty, ink, f, maxWidth: right - x) }
+        // A label too long for its room takes its short form when it has one; else the cursor
+        // row's label scrolls (marquee), so all of it can be read, and the others are ellipsized.
+        var label = row.label
+        if let s = row.short, Txt.width(label, Txt.legible(f, on: c)) > right - x { label = s }
+        if highlighted { Txt.line(&c, label, x: x, y: ty, width: right - x, ink, f, ms: ms) }
+        else { Txt.draw(&c, label, x: x, y: ty, ink, f, maxWidth: right - x) }
     }
 
     /// A right-pointing triangle inside a box of `box` (the started mark).

@@ -155,3 +155,19 @@ extension Canvas {
         return out
     }
 }
+
+extension Canvas {
+    /// Fills `r` as an overlay's ground (a banner, a toast's strip, a reminder's backdrop): what
+    /// lies wholly inside it is hidden, so the text check (`textProblems`) forgets the strings whose
+    /// glyphs it covers entirely — a string it covers only in part is still reported.
+    mutating func cover(_ r: Rect, color: RGB565) {
+        fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: color)
+        guard var log = textLog else { return }
+        let all = bounds
+        log.entries.removeAll { e in
+            let glyphs = e.glyphs.compactMap { $0.rect.intersection(all) }
+            return !glyphs.isEmpty && glyphs.allSatisfy { r.contains($0) }
+        }
+        textLog = log
+    }
+}

@@ -72,14 +72,22 @@ public struct SummaryMessage: Codable, Sendable, Equatable {
 }
 
 /// `button` (device → client), pushed to connections that sent `buttons.watch`: a gesture of
-/// one of the board's keys, as recognised, before the device acts on it. Not journaled (not
-/// replayed on resume). `{"type":"button","button":"A","gesture":"hold"}`; `gesture` is `tap`,
-/// `double_tap` or `hold`.
+/// one of the board's keys, as recognised, before the device acts on it.
+/// `{"type":"button","button":"A","gesture":"hold","run":"9f…","n":12,"at":1772434800}`; `gesture`
+/// is `tap`, `double_tap` or `hold`. Not journaled, but the device keeps the recent ones in
+/// memory (`n` counts up within one run of the device, `run` names that run) and replays those
+/// after `buttons.watch since=RUN:N` with `replayed: true` (docs/protocol.md#summary-and-buttons).
 public struct ButtonMessage: Codable, Sendable, Equatable {
     public static let type = "button"
     public var type = ButtonMessage.type
     public var button: String
     public var gesture: String
+    public var run: String?
+    public var n: Int64?
+    public var at: Int64?
+    public var replayed: Bool?
     public static let gestures = ["tap", "double_tap", "hold"]
-    public init(button: String, gesture: String) { self.button = button; self.gesture = gesture }
+    public init(button: String, gesture: String, run: String? = nil, n: Int64? = nil, at: Int64? = nil) {
+        self.button = button; self.gesture = gesture; self.run = run; self.n = n; self.at = at
+    }
 }
