@@ -10,8 +10,9 @@
 # the pet arriving as an event.
 # --install makes the venv first: Python ≥ 3.13 (python3.13 on PATH or pyenv's 3.13.x) and
 # homeassistant==2025.4.4 (the newest release for Python 3.13.0/3.13.1; later ones need 3.13.2)
-# with paho-mqtt==2.1.0 — a download of ~300 MB and some minutes. --bin DIR: the programs
-# already built there (no swift build). Not part of CI.
+# with paho-mqtt==2.1.0 — a download of ~300 MB and some minutes; exit status 3 when that is not
+# possible here (CI then says the check was skipped and why). --bin DIR: the programs already
+# built there (no swift build).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$ROOT"
@@ -36,11 +37,17 @@ if [ ! -x "$VENV/bin/hass" ]; then
   if [ -z "$PY" ] || ! "$PY" -c 'import sys' 2>/dev/null; then
     PY=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.13*/bin/python3 2>/dev/null | tail -1 || true)
   fi
-  [ -n "$PY" ] || { echo "ha-test: Home Assistant $HA_VERSION needs Python 3.13; none found" >&2; exit 2; }
-  "$PY" -m venv "$VENV"
+  # Exit status 3: Home Assistant could not be installed here (no Python 3.13, no registry): CI
+  # reports the check as skipped, with why; a check that fails once it is installed is status 1.
+  [ -n "$PY" ] || { echo "ha-test: Home Assistant $HA_VERSION needs Python 3.13; none found" >&2; exit 3; }
+  "$PY" -m venv "$VENV" || { echo "ha-test: $PY cannot make a venv in $VENV" >&2; exit 3; }
   # --prefer-binary: wheels where they exist (a few small C packages, ciso8601 among them, have
   # none for 3.13 and are built).
-  nice -n 10 "$VENV/bin/pip" install -q --prefer-binary "homeassistant==$HA_VERSION" paho-mqtt==2.1.0
+  if ! nice -n 10 "$VENV/bin/pip" install -q --prefer-binary "homeassistant==$HA_VERSION" paho-mqtt==2.1.0; then
+    rm -rf "$VENV"
+    echo "ha-test: pip could not install homeassistant==$HA_VERSION (see above)" >&2
+    exit 3
+  fi
 fi
 for t in mosquitto_sub sqlite3; do command -v $t >/dev/null || { echo "ha-test: needs $t (tools/bridge-test.sh installs it)" >&2; exit 2; }; done
 MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)

@@ -20,6 +20,7 @@ Usage:
   deskpet-bridge forget       remove every entity from Home Assistant (empty retained configs
                               and state) and exit; the pairing is kept
   deskpet-bridge check        read the configuration and the state folder, print what they say
+  deskpet-bridge circle …     circles of friends over a broker (deskpet-bridge circle --help)
 
 Options:
   --config FILE   the configuration (default /etc/deskpet/bridge.conf; keys below)
@@ -53,6 +54,9 @@ func fail(_ s: String, _ status: Int32) -> Never { say(s); exit(status) }
 nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
 let onSignal: @convention(c) (Int32) -> Void = { _ in stopRequested = 1 }
 
+if let k = CommandLine.arguments.dropFirst().firstIndex(of: "circle") {   // `circle …` (CircleCommand.swift), options around it
+    circleMain(Array(CommandLine.arguments[1..<k]) + Array(CommandLine.arguments[(k + 1)...]))
+}
 var args = Array(CommandLine.arguments.dropFirst())
 var configPath = BridgeConfig.defaultPath
 var code: String?

@@ -75,7 +75,7 @@ final class ListViewTests: XCTestCase {
         let menu = nav.ui.menu != nil
         let highlighted = canvas.highlightedText.map { menu && $0.hasPrefix("> ") ? String($0.dropFirst(2)) : $0 }
         // A row shows its label, or its short form where the whole label does not fit (`NavRow.short`).
-        XCTAssertTrue(highlighted.contains { h in shows(h, row.label) || row.short.map { s in shows(h, s) } == true },
+        XCTAssertTrue(highlighted.contains { h in shows(h, row.label) || row.short.map { shows(h, $0) } == true },
                       "\(what): the screen highlights \(highlighted), the navigator is on \(row.id) '\(row.label)'",
                       file: file, line: line)
         var allowed = [row.label, row.value, row.detail, row.detailValue, row.short].compactMap { $0 }
@@ -88,7 +88,7 @@ final class ListViewTests: XCTestCase {
         let drawn = canvas.textRuns.map(\.text)
         for i in list.visibleRange where list.rows[i].kind != .section && (!menu || i == sel) {
             let r = list.rows[i]
-            XCTAssertTrue(drawn.contains { d in shows(d, r.label) || r.short.map { s in shows(d, s) } == true },
+            XCTAssertTrue(drawn.contains { d in shows(d, r.label) || r.short.map { shows(d, $0) } == true },
                           "\(what): visible row \(list.rows[i].id) not drawn", file: file, line: line)
         }
         return list.first

@@ -531,3 +531,8 @@ extension Engine {
         }
     }
 }
+
+extension LeaderboardRow {
+    /// The row as `circle.standing`'s `rows` field writes it: `rank:member:value:name`.
+    public var standingText: String { "\(rank):\(member):\(value):\(CircleCommands.escape(petName))" }
+}

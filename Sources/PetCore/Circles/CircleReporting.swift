@@ -18,7 +18,19 @@ extension PetState {
         let days = windowDays(t)
         switch t.goal {
         case .tasksDone(let n):
-            let done = days.reduce(0) { $0 + stats[$1].tasksDone }
+            // Tasks done inside the window: a pet day wholly inside counts from its statistics;
+            // on a day the window cuts, the completions held (a finished task stays a week)
+            // count by their instant.
+            let first = clock.day(of: t.start), last = clock.day(of: t.end - 1)
+            var done = 0
+            var cut: Set<Int> = []
+            for d in first...max(first, last) {
+                if clock.start(ofDay: d) >= t.start && clock.start(ofDay: d + 1) <= t.end { done += stats[d].tasksDone } else { cut.insert(d) }
+            }
+            for task in tasks.values {
+                guard let c = task.completedAt, c >= t.start, c < t.end, cut.contains(clock.day(of: c)) else { continue }
+                done += 1
+            }
             return (done >= n, done)
         case .habitEveryDay:
             let kept = days.filter { stats[$0].habitScore > 0 }.count

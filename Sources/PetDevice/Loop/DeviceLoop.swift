@@ -31,6 +31,8 @@ public final class DeviceLoop {
     /// Milliseconds between animation frames while the screen is on (nil: render only when
     /// something changed — the simulator's scripted runs, which render when looked at).
     public var frameIntervalMs: Int64?
+    /// Seconds the wall clock is still to move once every key is up (`moveClockIfKeysUp`).
+    var pendingClockShift: Int64 = 0
     /// How many times the loop woke (`step` calls): the idle-cost figure of deskpet-bench.
     public private(set) var wakeups = 0
     /// Of those, the wake-ups that found the screen asleep (the idle daemon's cost).
@@ -224,6 +226,22 @@ public final class DeviceLoop {
     /// One button edge (its timestamp from the input source).
     public func feed(_ e: InputEdge) throws(AppError) {
         for g in gestures.edge(e.button, pressed: e.pressed, ns: e.ns) { try perform(g) }
+        moveClockIfKeysUp()
+    }
+
+    /// Moves the wall clock by what the first run's clock steps asked (`NavEffect.setClock`) once
+    /// every key is up: a clock that jumps while a key is down (the simulator's virtual clock moves
+    /// its monotonic time forward with it) would turn the tap into a long press.
+    func moveClockIfKeysUp() {
+        guard pendingClockShift != 0, !gestures.buttons.values.contains(where: \.down) else { return }
+        let by = pendingClockShift
+        pendingClockShift = 0
+        do {
+            try setWallClock(ms: hardware.clock.wallMs &+ by &* 1000)
+            navigator.clockWasSet(now: now)
+            navigator.tick(state: app.state, now: now)
+            needsFrame = true
+        } catch { note(error) }
     }
 
     /// Reports the long presses and the 3-second chord that are now due.
@@ -281,7 +299,8 @@ public final class DeviceLoop {
             case .setClock(let by):
                 // The first run's time set with the buttons: the settable clock moves (as the
                 // phone's time.set); a device whose clock cannot be set keeps its time.
-                do { try setWallClock(ms: hardware.clock.wallMs &+ by &* 1000) } catch { note(error) }
+                pendingClockShift &+= by
+                moveClockIfKeysUp()
             case .send(let action):
                 let id = "dev-\(app.state.eventCount)"
                 let outcome = try app.handle(Command(id: id, at: now, action: action))

@@ -142,6 +142,10 @@ public struct Navigator: Sendable {
         sync(state: state, now: now)
     }
 
+    /// The device's wall clock was set (the first run's clock steps): the last input counts as
+    /// `now`, so the jump neither dims the screen nor sends it home.
+    public mutating func clockWasSet(now: Instant) { ui.lastInput = now }
+
     /// The last connected phone's link dropped: a banner says so for a few seconds.
     public mutating func noteLinkLost(now: Instant) { ui.linkLostAt = now }
 

@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PetBridge
+import PetCore
+import PetIO
+import PetWire
+
+/// `deskpet-bridge circle …` (docs/circles.md#the-bridge): circles over an MQTT broker.
+let circleUsage = """
+deskpet-bridge circle — circles of friends over an MQTT broker (docs/circles.md)
+
+Usage:
+  deskpet-bridge circle invite --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID --member ID
+        make an invite for a new member (a fresh password); prints the invite and the broker's
+        lines for that member (mosquitto_passwd, ACL)
+  deskpet-bridge circle join INVITE [--share all|none|coins,tasks,streak,focus,screen,course,challenges]
+        [--screen-goal MINUTES]   join (the device stores the membership and the consent)
+  deskpet-bridge circle list      the circles joined and what each is shared
+  deskpet-bridge circle sync ID   one round: read the circle's retained reports, publish this
+        member's report (computed on the device), hand the device the finals, the leaderboard and
+        the settlements to make; print the week's leaderboard
+  deskpet-bridge circle leave ID  publish the report with every running challenge left, clear the
+        member's retained report, leave on the device, forget the circle
+
+Options: --config FILE (as for the bridge: the link, the state folder), --help.
+"""
+
+func circleMain(_ args: [String]) -> Never {
+    var configPath = BridgeConfig.defaultPath
+    var opts: [String: String] = [:]
+    var positional: [String] = []
+    var i = 0
+    while i < args.count {
+        let a = args[i]
+        if a == "--help" || a == "-h" { print(circleUsage); exit(0) }
+        if a.hasPrefix("--") {
+            guard i + 1 < args.count else { fail("\(a) needs a value (see circle --help)", 2) }
+            if a == "--config" { configPath = args[i + 1] } else { opts[String(a.dropFirst(2))] = args[i + 1] }
+            i += 2; continue
+        }
+        positional.append(a); i += 1
+    }
+    guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
+    let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
+                                        "list": [], "sync": [], "leave": []]
+    guard let allowed = known[sub] else { fail("unknown circle command '\(sub.prefix(32))' (see circle --help)", 2) }
+    for k in opts.keys where !allowed.contains(k) { fail("circle \(sub) takes no --\(k.prefix(32))", 2) }
+
+    if sub == "invite" {
+        guard let broker = opts["broker"], let prefix = opts["prefix"], let circle = opts["circle"], let member = opts["member"] else {
+            fail("circle invite needs --broker, --prefix, --circle and --member", 2)
+        }
+        do {
+            let invite = CircleInvite(broker: broker, prefix: prefix, circle: circle, member: member, password: try CircleInvite.newPassword())
+            if let p = invite.problem() { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
+            print(invite.text)
+            print("# on the broker (docs/circles.md#the-brokers-acl):")
+            print("#   mosquitto_passwd -b /etc/mosquitto/passwd \(member) '\(invite.password)'")
+            print("#   acl_file: pattern readwrite \(prefix)/%u/#   and   user \(member) / topic read \(prefix)/#")
+            exit(0)
+        } catch { fail(error.description, 1) }
+    }
+
+    let config: BridgeConfig
+    do {
+        guard let text = try StateFile.read(configPath, limit: 64 << 10) else { fail("\(configPath): no such file", 2) }
+        config = try BridgeConfig.parse(text, file: configPath)
+    } catch let e as BridgeError { fail(e.description, 2) } catch { fail("\(configPath): \(error)", 2) }
+    let state = BridgeState(path: config.stateDir)
+    var list: [CircleEntry]
+    do { list = try state.circles() } catch { fail(error.description, 1) }
+
+    func device() -> LinkClient {
+        do {
+            guard let p = try state.pairing() else { fail("not paired: run 'deskpet-bridge pair' first", 5) }
+            let client = try LinkClient(address: try LinkAddress.parse(config.link), timeoutSeconds: 20)
+            try client.hello(token: p.token, client: "deskpet-bridge \(DeskPetVersion.string) circle")
+            return client
+        } catch let e as BridgeError { fail(e.description, 1) } catch { fail("device link: \(error)", 1) }
+    }
+    func command(_ c: LinkClient, _ name: String, _ fields: [String: String], id: String) -> (ok: Bool, code: String?) {
+        do {
+            switch try c.command(QueuedCommand(id: id, name: name, fields: fields)) {
+            case .reply: return (true, nil)
+            case .refused(let code, _): return (false, code)
+            }
+        } catch { fail("device link: \(error)", 1) }
+    }
+    func ownReport(_ c: LinkClient, circle: String, leaving: Bool) -> MemberReport {
+        let id = "cr-\(Int64(time(nil)))-\(getpid())"
+        do {
+            try c.send(["type": .string("command"), "id": .string(id), "name": .string("circle.report"),
+                        "fields": .object(["circle": .string(circle), "leaving": .string(leaving ? "yes" : "no")])])
+            while true {
+                let o = try c.waitFor(["circle.report", "error"])
+                guard o["id"]?.fieldText == id else { continue }
+                guard o["type"]?.fieldText == "circle.report", let r = o["report"] else {
+                    fail("the device refused circle.report: \(o["code"]?.fieldText ?? "?")", 1)
+                }
+                guard let report = CircleSync.decode(MessageEncoder.body(r)) else { fail("the device's report could not be read", 1) }
+                return report
+            }
+        } catch { fail("device link: \(error)", 1) }
+    }
+    func entry(_ id: String?) -> CircleEntry {
+        guard let id, let e = list.first(where: { $0.circle == id }) else { fail("no circle \(id?.prefix(48) ?? "?") is joined (circle list)", 2) }
+        return e
+    }
+
+    switch sub {
+    case "list":
+        if list.isEmpty { print("no circles (deskpet-bridge circle join INVITE)") }
+        for e in list { print("\(e.circle)  as \(e.member) on \(e.broker) \(e.prefix)  shares \(e.share)\(e.screenGoal > 0 ? " (screen goal \(e.screenGoal) min)" : "")") }
+        exit(0)
+    case "join":
+        guard positional.count == 2 else { fail("circle join needs the invite", 2) }
+        let invite: CircleInvite
+        do { invite = try CircleInvite.parse(positional[1]) } catch { fail(error.description, 2) }
+        let share = opts["share"] ?? "none"
+        guard CircleShare.parse(share) != nil else { fail("--share: all, none or a list of \(CircleShare.allCases.map(\.rawValue).joined(separator: ","))", 2) }
+        guard let goal = Int(opts["screen-goal"] ?? "0"), (0...1440).contains(goal) else { fail("--screen-goal: 0–1440 minutes", 2) }
+        guard list.first(where: { $0.circle == invite.circle && $0.member != invite.member }) == nil else {
+            fail("circle \(invite.circle) is joined as another member: leave it first", 1)
+        }
+        let c = device()
+        let r = command(c, "circle.join", ["circle": invite.circle, "member": invite.member, "share": share, "screen_goal": "\(goal)"],
+                        id: "cj-\(invite.circle)-\(Int64(time(nil)))")
+        guard r.ok else { fail("the device refused to join: \(r.code ?? "?")", 1) }
+        list.removeAll { $0.circle == invite.circle }
+        list.append(CircleEntry(invite: invite, share: share, screenGoal: goal))
+        do { try state.saveCircles(list) } catch { fail(error.description, 1) }
+        print("joined \(invite.circle) as \(invite.member); sharing \(share)")
+        exit(0)
+    case "sync", "leave":
+        guard positional.count == 2 else { fail("circle \(sub) needs the circle's id", 2) }
+        let e = entry(positional[1])
+        let leaving = sub == "leave"
+        let c = device()
+        let own = ownReport(c, circle: e.circle, leaving: leaving)
+        var sync = CircleSync(entry: e)
+        let payloads = circleExchange(e, config: config, publish: [(e.reportTopic, CircleSync.encode(own))] + (leaving ? [(e.reportTopic, [])] : []),
+                                      collect: !leaving)
+        if leaving {
+            let r = command(c, "circle.leave", ["circle": e.circle], id: "cl-\(e.circle)-\(Int64(time(nil)))")
+            if !r.ok && r.code != ErrorCode.notFound { fail("the device refused to leave: \(r.code ?? "?") (the report is cleared)", 1) }
+            list.removeAll { $0.circle == e.circle }
+            do { try state.saveCircles(list) } catch { fail(error.description, 1) }
+            print("left \(e.circle); its retained report is cleared")
+            exit(0)
+        }
+        for (t, p) in payloads { sync.receive(topic: t, payload: p) }
+        sync.receive(topic: e.reportTopic, payload: CircleSync.encode(own))
+        var n = 0
+        for (name, fields) in sync.commands(own: own) {
+            n += 1
+            let r = command(c, name, fields, id: "cs-\(Int64(time(nil)))-\(getpid())-\(n)")
+            if !r.ok && name == "circle.settle" { say("circle \(e.circle): \(fields["challenge"] ?? "?") not settled yet (\(r.code ?? "?"))") }
+            else if !r.ok { say("circle \(e.circle): the device refused \(name): \(r.code ?? "?")") }
+        }
+        if !sync.refused.isEmpty { say("circle \(e.circle): \(sync.refused.count) report(s) refused") }
+        print("circle \(e.circle), week of day \(own.week), coins earned:")
+        for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: own.week, month: own.month) {
+            print("  \(row.rank). \(row.member) \(row.petName) \(row.value)")
+        }
+        exit(0)
+    default:
+        fail("unknown circle command", 2)
+    }
+}
+
+/// Connects to the circle's broker as the member, publishes `publish` (retained, in order), and
+/// (with `collect`) reads the circle's retained reports until none came for a second (at most 10 s).
+func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8])], collect: Bool) -> [(String, [UInt8])] {
+    var c: BridgeConfig
+    do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { fail(error.description, 2) }
+    c.username = e.member
+    c.caFile = config.caFile
+    c.clientID = "deskpet-circle-\(e.circle)-\(e.member)"
+    let mqtt: MQTTClient
+    do { mqtt = try MQTTClient(config: c, password: e.password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10) }
+    catch { fail(error.description, 1) }
+    do { if let note = try mqtt.start(keepalive: 30) { say("mqtt: " + note) } } catch { fail(error.description, 1) }
+    var got: [(String, [UInt8])] = []
+    var pending: Set<Int32> = []
+    var connected = false
+    let end = BridgeRunner.nowMs() + 10_000
+    var quietSince = BridgeRunner.nowMs()
+    while BridgeRunner.nowMs() < end {
+        var p = pollfd(fd: mqtt.wakeFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, 200)
+        for ev in mqtt.drain() {
+            switch ev {
+            case let .connected(rc, _) where rc != 0: fail("the broker refused the connection: \(MQTTClient.connackText(rc))", 1)
+            case .connected where !connected:
+                connected = true
+                quietSince = BridgeRunner.nowMs()
+                for (t, payload) in publish {
+                    let (mid, err) = mqtt.publish(topic: t, payload: payload, retain: true)
+                    if let mid { pending.insert(mid) } else { fail("mqtt: publish failed: \(err ?? "?")", 1) }
+                }
+                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report"]) { fail("mqtt: \(err)", 1) }
+            case .published(let mid): pending.remove(mid)
+            case let .message(t, payload, _): got.append((t, payload)); quietSince = BridgeRunner.nowMs()
+            default: break
+            }
+        }
+        if connected && pending.isEmpty && (!collect || BridgeRunner.nowMs() - quietSince > 1000) { break }
+    }
+    mqtt.stop()
+    guard connected && pending.isEmpty else { fail("the broker \(e.broker) did not answer within 10 s", 1) }
+    return got
+}

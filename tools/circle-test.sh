@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# tools/circle-test.sh [--out DIR] — three simulated DeskPets in one circle on a real mosquitto
+# (docs/circles.md#tests): the broker with the documented password file and ACL, three simulators
+# serving their links on Unix sockets, three bridges paired with them, joined with invites made by
+# `deskpet-bridge circle invite`. Checks: the same ranks printed by every bridge; a challenge
+# accepted on every device (stakes held), the simulators' clocks moved past its end, each device
+# judging its own member; two settle and the third, offline at the close (its clock behind), settles
+# later with the same settlement; coins conserved; leaving clears the member's retained report.
+# Bounded: every wait has a deadline; about a minute after the build.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
+cd "$ROOT"
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+OUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) OUT=${2:?--out needs a folder}; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "circle-test: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+need=()
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+command -v mosquitto_sub >/dev/null || need+=(mosquitto-clients)
+pkg-config --exists libmosquitto 2>/dev/null || need+=(libmosquitto-dev)
+command -v sqlite3 >/dev/null || need+=(sqlite3)
+[ ${#need[@]} -gt 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
+swift build --product deskpet-sim 2>&1 | tail -1
+swift build --product deskpet-bridge 2>&1 | tail -1
+BIN=$(swift build --show-bin-path)
+SIM=$BIN/deskpet-sim BRIDGE=$BIN/deskpet-bridge
+
+W=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/circle-test.XXXXXX")}
+mkdir -p "$W"; W=$(cd "$W" && pwd -P); chmod 0711 "$W"
+PIDS=()
+failed=0
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [ -z "$OUT" ] && [ $failed = 0 ]; then rm -rf "$W"; elif [ $failed != 0 ]; then echo "circle-test: logs in $W" >&2; fi
+}
+trap cleanup EXIT
+pass() { echo "ok   $*"; }
+fail() { echo "FAIL $*"; failed=1; }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+until_ok() { local end=$((SECONDS + $1)); shift; while ! "$@" >/dev/null 2>&1; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+P=deskpet-circles/friends
+MEMBERS=(ana1 bob2 cid3)
+
+# --- Invites, and the broker's accounts and ACL exactly as docs/circles.md#the-brokers-acl says.
+touch "$W/passwd"; chmod 0600 "$W/passwd"
+{ echo "pattern readwrite $P/%u/#"; } > "$W/acl"
+for m in "${MEMBERS[@]}"; do
+  "$BRIDGE" circle invite --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --circle friends --member "$m" > "$W/invite-$m.txt"
+  pw=$(grep -o "mosquitto_passwd -b [^ ]* $m '[^']*'" "$W/invite-$m.txt" | sed "s/.*'\(.*\)'/\1/")
+  mosquitto_passwd -b "$W/passwd" "$m" "$pw"
+  printf 'user %s\ntopic read %s/#\n' "$m" "$P" >> "$W/acl"
+done
+[ "$(id -u)" = 0 ] && chown mosquitto "$W/passwd" "$W/acl" 2>/dev/null || true
+printf 'listener %s 127.0.0.1\nallow_anonymous false\npassword_file %s\nacl_file %s\npersistence false\n' "$PORT" "$W/passwd" "$W/acl" > "$W/mosquitto.conf"
+"$MOSQUITTO" -c "$W/mosquitto.conf" -v > "$W/mosquitto.log" 2>&1 &
+PIDS+=($!)
+until_ok 10 grep -q "Opening ipv4 listen socket on port $PORT" "$W/mosquitto.log" || { echo "the broker did not start"; exit 1; }
+
+# --- Three simulators and their bridges (paired with the code each simulator prints).
+pair_with() {  # pair_with N
+  local n=$1 before
+  before=$(grep -c 'pairing code' "$W/sim$n.log" || true)
+  rm -f "$W/code.fifo"; mkfifo "$W/code.fifo"
+  "$BRIDGE" --config "$W/bridge$n.conf" pair < "$W/code.fifo" > "$W/pair$n.log" 2>&1 &
+  local pid=$!
+  exec 9> "$W/code.fifo"
+  until_ok 20 sh -c "[ \$(grep -c 'pairing code' '$W/sim$n.log' || true) -gt $before ]" || { echo "no pairing code"; cat "$W/pair$n.log"; exit 1; }
+  grep 'pairing code' "$W/sim$n.log" | tail -1 | grep -o '[0-9]\{6\}' >&9
+  exec 9>&-
+  wait $pid
+}
+for n in 0 1 2; do
+  "$SIM" --web 0 --data "$W/pet$n" --link "unix:$W/link$n.sock" > "$W/sim$n.log" 2>&1 &
+  PIDS+=($!)
+done
+for n in 0 1 2; do
+  until_ok 60 test -S "$W/link$n.sock" || { echo "simulator $n did not start"; cat "$W/sim$n.log"; exit 1; }
+  printf 'broker = mqtt://127.0.0.1:%s\nlink = unix:%s\nstate_dir = %s\n' "$PORT" "$W/link$n.sock" "$W/bridge$n" > "$W/bridge$n.conf"
+  pair_with $n
+done
+# dev N NAME k=v...: a command on simulator N with its bridge's pairing (tools/deskpet_link.py); prints the reply.
+dev() {
+  local n=$1 name=$2; shift 2
+  [ -f "$W/token$n" ] || python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["token"])' "$W/bridge$n/token.json" > "$W/token$n"
+  python3 tools/deskpet_link.py --unix "$W/link$n.sock" --token-file "$W/token$n" send "$name" "$@"
+}
+field() { python3 -c 'import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1]).get(sys.argv[1]))' "$1"; }
+clock() { dev "$1" time.set "unix_ms=$(( $2 * 1000 ))" > /dev/null; }
+circle() { local n=$1; shift; "$BRIDGE" --config "$W/bridge$n.conf" circle "$@"; }
+settlement() { sqlite3 -readonly "$W/pet$1/deskpet.db" "select json_extract(payload,'\$.settled.settlement') from events where type='circle.settled'" 2>/dev/null; }
+
+T0=$(( $(date +%s) + 120 ))   # a little ahead of the real clock, the same on every simulator (time.set moves it forward)
+START=$((T0 + 3600)); END=$((START + 86400)); DEADLINE=$((END + 172800))
+for n in 0 1 2; do
+  clock $n $T0
+  for k in 1 2 3; do dev $n task.create "task=t$k" "title=Secret $k" > /dev/null; dev $n task.complete "task=t$k" > /dev/null; done
+  circle $n join "$(head -1 "$W/invite-${MEMBERS[$n]}.txt")" --share all > "$W/join$n.log"
+done
+check "three members joined" sh -c "grep -q 'joined friends as ana1' '$W/join0.log' && grep -q 'joined friends as cid3' '$W/join2.log'"
+# Round 1 publishes every report; round 2 reads them all: the same ranks on each.
+for n in 0 1 2; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+for n in 0 1 2; do circle $n sync friends > "$W/ranks$n.txt" 2>> "$W/sync.log"; done
+check "every bridge ranks three members" sh -c "[ \$(grep -c '^  [0-9]' '$W/ranks0.txt') = 3 ]"
+check "the same ranks on each device" sh -c "cmp -s '$W/ranks0.txt' '$W/ranks1.txt' && cmp -s '$W/ranks1.txt' '$W/ranks2.txt'"
+check "the device shows the leaderboard (circle.standing journaled)" sh -c "[ \$(sqlite3 -readonly '$W/pet1/deskpet.db' \"select count(*) from events where type='circle.standing'\") -ge 1 ]"
+check "no title left a device" sh -c "! mosquitto_sub -p $PORT -u ana1 -P \$(grep -o \"ana1 '[^']*'\" '$W/invite-ana1.txt' | tr -d \"'\" | cut -d' ' -f2) -t '$P/#' -v -W 2 --retained-only 2>/dev/null | grep -q Secret"
+
+# A challenge: one task in a day, 5 coins each, accepted on every device before its start.
+before=()
+for n in 0 1 2; do
+  clock $n $((T0 + 600))
+  dev $n circle.accept circle=friends challenge=ana1-1 proposer=ana1 goal=tasks:1 "start=@$START" "end=@$END" stake=5 > "$W/accept$n.json"
+  before+=("$(field coins < "$W/accept$n.json")")
+done
+# A round before the start: every report lists the challenge (its members are those whose reports do).
+for n in 0 1 2; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+check "the stakes are held" sh -c "[ \$(sqlite3 -readonly '$W/pet2/deskpet.db' \"select count(*) from events where type='circle.staked'\") = 1 ]"
+window=("${before[@]}")
+for n in 0 1; do clock $n $((START + 3600)); dev $n task.create task=w title=Window > /dev/null; window[$n]=$(dev $n task.complete task=w | field coins); done
+# ana1 and bob2 are online at the close; cid3 is not (its clock stays in the window).
+for n in 0 1; do clock $n $((END + 3600)); circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+for n in 0 1; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+early="$(settlement 0)$(settlement 1)"
+check "nobody settles before the deadline while cid3's final is missing" [ -z "$early" ]
+for n in 0 1; do clock $n $((DEADLINE + 3600)); circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+# cid3 comes back after the deadline and settles from the retained finals.
+clock 2 $((DEADLINE + 7200))
+circle 2 sync friends > /dev/null 2>> "$W/sync.log"
+s0=$(settlement 0); s1=$(settlement 1); s2=$(settlement 2)
+echo "settlement: $s0"
+both() { [ -n "$1" ] && [ -n "$2" ]; }
+same3() { [ -n "$1" ] && [ "$1" = "$2" ] && [ "$2" = "$3" ]; }
+check "ana1 and bob2 settled" both "$s0" "$s1"
+check "the same settlement on all three devices" same3 "$s0" "$s1" "$s2"
+check "the winners split cid3's stake: 2 each, the remainder (1) to the charity jar; cid3 missing everywhere" \
+  python3 -c "import json,sys; s=json.loads(sys.argv[1]); p=s['payouts']; sys.exit(0 if p=={'ana1':7,'bob2':7,'cid3':0} and s['charity']==1 and s['outcomes']['cid3']=='missing' else 1)" "$s0"
+after=()
+for n in 0 1 2; do dev $n pet.pet > "$W/after$n.json"; after+=("$(field coins < "$W/after$n.json")"); done
+echo "coins after accepting: ${before[*]}; after the settlement: ${after[*]}"
+# Each device: what it held after accepting, what it earned in the window, its payout; over the
+# three, those and the charity jar are what they held after accepting plus the 15 coins staked.
+check "each device's coins are its own plus its payout" [ "${after[0]}" = $(( ${window[0]} + 7 )) -a "${after[1]}" = $(( ${window[1]} + 7 )) -a "${after[2]}" = "${window[2]}" ]
+check "coins conserved: payouts + charity = the stakes" [ $(( ${after[0]} - ${window[0]} + ${after[1]} - ${window[1]} + ${after[2]} - ${window[2]} + 1 )) = 15 ]
+
+# Leaving clears the member's retained report.
+circle 1 leave friends > "$W/leave.log" 2>&1 || true
+pw0=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+mosquitto_sub -p "$PORT" -u ana1 -P "$pw0" -t "$P/#" -v -W 2 --retained-only > "$W/after-leave.txt" 2>/dev/null || true
+check "bob2 left: its retained report is gone, the others' stay" sh -c "! grep -q '$P/bob2/report' '$W/after-leave.txt' && grep -q '$P/ana1/report' '$W/after-leave.txt'"
+check "bob2's device left the circle" sh -c "[ \$(sqlite3 -readonly '$W/pet1/deskpet.db' \"select count(*) from events where type='circle.left'\") = 1 ]"
+[ $failed = 0 ] && echo "circle-test: all checks passed"
+exit $failed
