@@ -25,7 +25,7 @@ public enum ListLayout {
 
     /// The icon menu over the home screen (NavigatorMenuView.swift draws it): a panel covering
     /// everything between home's status bar (which stays visible) and the hint bar, holding 20 px
-    /// icons — a grid of one row when they all fit the width, else two (colour, e-paper); on
+    /// icons — a grid of one row when they all fit the width, else as many rows as they need (colour, e-paper); on
     /// 128×64 a ring of five with the highlighted one in the middle — and the highlighted
     /// entry's name under them.
     public struct MenuGeometry: Sendable {
@@ -56,7 +56,9 @@ public enum ListLayout {
             let innerW = p.width - 2 * margin - 2 * pad
             let n = max(1, count)
             let ring = size == .tiny && n * cellW > innerW
-            let rows = ring ? 1 : (n * cellW > innerW ? 2 : 1)
+            // As many rows as the icons need (one, two; three on 240×240 with eleven entries).
+            let perRow = max(1, innerW / cellW)
+            let rows = ring ? 1 : (n + perRow - 1) / perRow
             let cols = (n + rows - 1) / rows
             let labelH = size == .tiny ? 8 : 16
             let gap = big ? 6 : 2
