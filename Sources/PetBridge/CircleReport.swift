@@ -70,7 +70,9 @@ public enum CircleReport {
         for l in lines { for (i, c) in l.enumerated() { widths[i] = max(widths[i], c.count) } }
         let active = rows.filter(\.engaged).count
         var s = lines.map { l in
-            l.enumerated().map { i, c in c + String(repeating: " ", count: widths[i] - c.count) }.joined(separator: "  ")
+            var line = l.enumerated().map { i, c in c + String(repeating: " ", count: widths[i] - c.count) }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
         }.joined(separator: "\n")
         s += "\n\(rows.count) learner(s), \(active) engaged this week\n"
         return s
@@ -83,7 +85,7 @@ public enum CircleReport {
     static func cell(_ s: String) -> String {
         var t = clean(s)
         if let f = t.unicodeScalars.first, "=+-@".unicodeScalars.contains(f) { t = "'" + t }
-        if t.contains(where: { $0 == "," || $0 == "\"" || $0 == " " || $0 == "'" }) {
+        if t.contains(where: { $0 == "," || $0 == "\"" || $0 == " " }) {
             var q = "\""
             for ch in t { q += ch == "\"" ? "\"\"" : String(ch) }
             return q + "\""
@@ -170,7 +172,17 @@ public enum CircleReport {
 
     /// A bar chart with a y axis (0 and the top value) and a label under each bar.
     public static func barChart(_ values: [Int], labels: [String], maxValue: Int?, yUnit: String, color: (UInt8, UInt8, UInt8)) -> [UInt8] {
-        let scale = 2, barW = 36, gap = 10, left = 70, bottom = 30, top = 16, plotH = 200
+        let c = barChartPixels(values, labels: labels, maxValue: maxValue, yUnit: yUnit, color: color)
+        return PNG.encodeRGB(width: c.width, height: c.height, rgb: c.rgb)
+    }
+
+    /// The chart's pixels (RGB, rows top first): bars are `barWidth` wide from x `firstBarX`,
+    /// `barGap` apart; the plot is `plotHeight` high above the axis.
+    public static let firstBarX = 80, barWidth = 36, barGap = 10, plotHeight = 200, plotTop = 16
+
+    public static func barChartPixels(_ values: [Int], labels: [String], maxValue: Int?, yUnit: String,
+                                      color: (UInt8, UInt8, UInt8)) -> (width: Int, height: Int, rgb: [UInt8]) {
+        let scale = 2, barW = barWidth, gap = barGap, left = firstBarX - barGap, bottom = 30, top = plotTop, plotH = plotHeight
         let w = max(160, left + values.count * (barW + gap) + gap)
         let h = top + plotH + bottom
         var c = Canvas(w: w, h: h)
@@ -192,7 +204,7 @@ public enum CircleReport {
             let vs = "\(v)"
             c.text(vs, right: x + (barW + Canvas.textWidth(vs, scale: 1)) / 2, y: max(0, baseY - bar - 8), scale: 1)
         }
-        return PNG.encodeRGB(width: w, height: h, rgb: c.rgb)
+        return (w, h, c.rgb)
     }
 
     struct Canvas {
