@@ -226,7 +226,12 @@ func circleReportMain(_ opts: [String: String]) -> Never {
     guard let broker = opts["broker"], let prefix = opts["prefix"], let circle = opts["circle"] else {
         fail("circle report needs --broker, --prefix and --circle", 2)
     }
-    let user = opts["user"] ?? "leader"
+    // The leader's account: any MQTT username (a name that is no member id is best: nothing it
+    // could write below its own name is taken for a member's report).
+    let user = opts["user"] ?? "course_leader"
+    guard (1...64).contains(user.utf8.count), user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "/" && $0 != "+" && $0 != "#" }) else {
+        fail("--user: 1–64 printable characters, no / + #", 2)
+    }
     var password = ""
     if let pf = opts["password-file"] {
         do {
@@ -235,7 +240,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
         } catch { fail("\(pf): \(error)", 2) }
     } else if opts["user"] != nil { fail("--user needs --password-file", 2) }
     let invite = CircleInvite(broker: broker, prefix: prefix, circle: circle, member: user, password: password.isEmpty ? "-" : password)
-    if let p = invite.problem(), p != "password" { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
+    if let p = invite.problem(), p != "password", p != "member" { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
     var entry = CircleEntry(invite: invite, share: "none", screenGoal: 0)
     entry.password = password
     let config: BridgeConfig
@@ -247,6 +252,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
     print(CircleReport.table(rows), terminator: "")
     if !sync.refused.isEmpty { say("circle \(circle): \(sync.refused.count) report(s) refused") }
     guard let out = opts["out"] else { exit(0) }
+    if mkdir(out, 0o755) != 0 && errno != EEXIST { fail("\(out): cannot create the folder (errno \(errno))", 1) }
     let csvPath = out + "/circle-report.csv"
     var history: [CircleReport.Row] = []
     do {
