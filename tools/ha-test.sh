@@ -43,7 +43,10 @@ if [ ! -x "$VENV/bin/hass" ]; then
   "$PY" -m venv "$VENV" || { echo "ha-test: $PY cannot make a venv in $VENV" >&2; exit 3; }
   # --prefer-binary: wheels where they exist (a few small C packages, ciso8601 among them, have
   # none for 3.13 and are built).
-  if ! nice -n 10 "$VENV/bin/pip" install -q --prefer-binary "homeassistant==$HA_VERSION" paho-mqtt==2.1.0; then
+  # The frontend and the two onboarding/auth packages are what Home Assistant would otherwise
+  # pip-install itself at its first start (this test allows no pip at run time).
+  if ! nice -n 10 "$VENV/bin/pip" install -q --prefer-binary "homeassistant==$HA_VERSION" paho-mqtt==2.1.0 \
+       home-assistant-frontend==20250411.0 PyQRCode==1.2.1 pyotp==2.8.0; then
     rm -rf "$VENV"
     echo "ha-test: pip could not install homeassistant==$HA_VERSION (see above)" >&2
     exit 3

@@ -14,7 +14,8 @@
 #               partition table and the root's package list (manifest) next to it
 #   --root-only only make (or check) the cached arm64 root; no package needed
 # The arm64 root is cached in $DESKPET_BUILD_CACHE (default /var/cache/deskpet-build), keyed by a hash of
-# packages.list: cold ~15 min (debootstrap and the kernel's initramfs under qemu-user), warm ~3-5 min.
+# packages.list. Cold it is slow: everything arm64 runs under qemu-user (on this machine, 2 shared cores: debootstrap's
+# second stage ~60 min, then the packages, systemd-hwdb and the kernel's initramfs another 60+ min); warm: not yet measured.
 # DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder.
 # Needs root (chroot), an arm64 binfmt handler (apt-get install qemu-user-static binfmt-support), and:
 # apt-get install debootstrap e2fsprogs dosfstools mtools fdisk xz-utils. $DESKPET_MIRROR as for the chroot.

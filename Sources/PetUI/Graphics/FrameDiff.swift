@@ -1,7 +1,8 @@
 /// Which parts of a frame changed since the previous one, as a few rectangles: what a panel driver
 /// has to send. Screens redraw freely into a canvas; comparing with the frame already on the panel
-/// finds the exact changed pixels, grouped into horizontal bands (each band one rectangle spanning
-/// its changed columns), so a blinking eye or a new number sends a few hundred bytes, not a frame.
+/// finds the exact changed pixels, grouped into horizontal bands, each split where a run of
+/// unchanged columns costs more than another window (`windowCost`), so a blinking eye or a new
+/// number sends a few hundred bytes, not a frame.
 public enum FrameDiff {
     /// Rectangles covering every pixel that differs between `old` and `new` (same size; a size
     /// change is one full-frame rectangle). Bands of changed rows closer than `gap` rows merge.
@@ -42,7 +43,7 @@ public enum FrameDiff {
                 }
             }
         }
-        var rects: [Rect] = []
+        var bands: [Rect] = []
         var band: (top: Int, bottom: Int, minX: Int, maxX: Int)?
         var lastChangedRow = -1_000_000
         for y in top..<bottom where rowMax[y] >= 0 {
@@ -52,16 +53,75 @@ public enum FrameDiff {
                 band = cur
             } else {
                 if let cur = band {
-                    rects.append(Rect(x: cur.minX, y: cur.top, w: cur.maxX - cur.minX + 1, h: cur.bottom - cur.top + 1))
+                    bands.append(Rect(x: cur.minX, y: cur.top, w: cur.maxX - cur.minX + 1, h: cur.bottom - cur.top + 1))
                 }
                 band = (y, y, minX, maxX)
             }
             lastChangedRow = y
         }
         if let cur = band {
-            rects.append(Rect(x: cur.minX, y: cur.top, w: cur.maxX - cur.minX + 1, h: cur.bottom - cur.top + 1))
+            bands.append(Rect(x: cur.minX, y: cur.top, w: cur.maxX - cur.minX + 1, h: cur.bottom - cur.top + 1))
         }
+        var rects: [Rect] = []
+        for b in bands { split(b, old: old, new: new, into: &rects) }
         return rects
+    }
+
+    /// What a separate window costs a panel beyond its pixels, in bytes (the ST7789's CASET,
+    /// RASET and RAMWR with their arguments): a run of unchanged columns costing more than this
+    /// splits a band in two windows.
+    public static let windowCost = 16
+
+    /// Splits `band` at runs of unchanged columns that cost more to send than another window (a
+    /// new word in a line of text changes a few glyphs, not the whole line), each part's rows
+    /// tightened to its changed ones, and appends the parts to `rects`.
+    static func split(_ band: Rect, old: Canvas, new: Canvas, into rects: inout [Rect]) {
+        // A run of `gap` unchanged columns in this band costs gap × height × 2 bytes: the
+        // shortest run that costs more than a window.
+        let minGap = windowCost / (2 * band.h) + 1
+        guard band.w > minGap else { rects.append(band); return }
+        let w = new.width
+        // Per column, whether any of the band's rows changed there (branch-free, vectorizable).
+        var flags = [UInt16](repeating: 0, count: band.w)
+        old.pixels.withUnsafeBufferPointer { a in
+            new.pixels.withUnsafeBufferPointer { b in
+                flags.withUnsafeMutableBufferPointer { f in
+                    let fp = f.baseAddress!, n = band.w
+                    for y in band.y..<band.maxY {
+                        let pa = a.baseAddress! + (y * w + band.x), pb = b.baseAddress! + (y * w + band.x)
+                        for i in 0..<n { fp[i] |= pa[i] ^ pb[i] }
+                    }
+                }
+            }
+        }
+        let changed = flags.map { $0 != 0 }
+        // Spans of changed columns, merged across gaps cheaper than a window.
+        var spans: [(Int, Int)] = []
+        var i = 0
+        while i < band.w {
+            guard changed[i] else { i += 1; continue }
+            var e = i + 1
+            while e < band.w && changed[e] { e += 1 }
+            if let last = spans.last, i - last.1 < minGap { spans[spans.count - 1].1 = e } else { spans.append((i, e)) }
+            i = e
+        }
+        if spans.count == 1 && spans[0] == (0, band.w) { rects.append(band); return }
+        old.pixels.withUnsafeBufferPointer { a in
+            new.pixels.withUnsafeBufferPointer { b in
+                for (s, e) in spans {
+                    let x0 = band.x + s, n = e - s
+                    func rowChanged(_ y: Int) -> Bool {
+                        let row = y * w + x0
+                        return !rowsEqual(UnsafeBufferPointer(rebasing: a[row..<(row + n)]), UnsafeBufferPointer(rebasing: b[row..<(row + n)]))
+                    }
+                    var top = band.y
+                    while top < band.maxY - 1 && !rowChanged(top) { top += 1 }
+                    var bottom = band.maxY - 1
+                    while bottom > top && !rowChanged(bottom) { bottom -= 1 }
+                    rects.append(Rect(x: x0, y: top, w: n, h: bottom - top + 1))
+                }
+            }
+        }
     }
 
     /// True when two rows hold the same pixels: 64 bits at a time, without branches, so the
