@@ -71,7 +71,7 @@ let package = Package(
         // Home Assistant over MQTT as a paired client of the daemon (docs/home-assistant.md): the
         // testable logic (config, discovery, topics → commands, resume, rate limits) and the
         // libmosquitto driver; links nothing of the device (like deskpetctl).
-        .target(name: "PetBridge", dependencies: ["CMosquitto", "PetCore", "PetIO", "PetWire"]),
+        .target(name: "PetBridge", dependencies: ["CMosquitto", "PetCore", "PetIO", "PetPNG", "PetWire"]),
         .executableTarget(name: "deskpet-bridge", dependencies: ["PetBridge", "PetWire", "PetIO"]),
 
         // The kill test's and the power-cut test's writer, retrying client and replay check

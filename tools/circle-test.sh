@@ -5,7 +5,9 @@
 # `deskpet-bridge circle invite`. Checks: the same ranks printed by every bridge; a challenge
 # accepted on every device (stakes held), the simulators' clocks moved past its end, each device
 # judging its own member; two settle and the third, offline at the close (its clock behind), settles
-# later with the same settlement; coins conserved; leaving clears the member's retained report.
+# later with the same settlement; coins conserved; leaving clears the member's retained report; a
+# course leader's account (reads the circle, writes none of it) runs `circle report`: the three
+# members listed, the CSV one row each, the charts valid PNGs (pngcheck).
 # Bounded: every wait has a deadline; about a minute after the build.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -59,6 +61,12 @@ for m in "${MEMBERS[@]}"; do
   mosquitto_passwd -b "$W/passwd" "$m" "$pw"
   printf 'user %s\ntopic read %s/#\n' "$m" "$P" >> "$W/acl"
 done
+# The course leader: reads the circle; its name is no member id, so nothing it could write below
+# its own name is ever taken for a member's report (docs/circles.md#a-course-leaders-report).
+LEADER_PW=leader-pw-$RANDOM$RANDOM
+mosquitto_passwd -b "$W/passwd" course_leader "$LEADER_PW"
+printf '%s\n' "$LEADER_PW" > "$W/leader.pw"; chmod 0600 "$W/leader.pw"
+printf 'user course_leader\ntopic read %s/#\n' "$P" >> "$W/acl"
 [ "$(id -u)" = 0 ] && chown mosquitto "$W/passwd" "$W/acl" 2>/dev/null || true
 printf 'listener %s 127.0.0.1\nallow_anonymous false\npassword_file %s\nacl_file %s\npersistence false\n' "$PORT" "$W/passwd" "$W/acl" > "$W/mosquitto.conf"
 "$MOSQUITTO" -c "$W/mosquitto.conf" -v > "$W/mosquitto.log" 2>&1 &
@@ -113,6 +121,17 @@ check "every bridge ranks three members" sh -c "[ \$(grep -c '^  [0-9]' '$W/rank
 check "the same ranks on each device" sh -c "cmp -s '$W/ranks0.txt' '$W/ranks1.txt' && cmp -s '$W/ranks1.txt' '$W/ranks2.txt'"
 check "the device shows the leaderboard (circle.standing journaled)" sh -c "[ \$(sqlite3 -readonly '$W/pet1/deskpet.db' \"select count(*) from events where type='circle.standing'\") -ge 1 ]"
 check "no title left a device" sh -c "! mosquitto_sub -p $PORT -u ana1 -P \$(grep -o \"ana1 '[^']*'\" '$W/invite-ana1.txt' | tr -d \"'\" | cut -d' ' -f2) -t '$P/#' -v -W 2 --retained-only 2>/dev/null | grep -q Secret"
+
+# The course leader's report: a forged write first (refused by the ACL), then the report.
+timeout 5 mosquitto_pub -p "$PORT" -u course_leader -P "$LEADER_PW" -q 1 -r -t "$P/ana1/report" -m '{"member":"ana1"}' 2>/dev/null || true
+"$BRIDGE" circle report --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --circle friends --user course_leader \
+  --password-file "$W/leader.pw" --out "$W/report" > "$W/report.txt" 2>> "$W/sync.log" || fail "circle report exited $?"
+cat "$W/report.txt"
+check "the leader's write to a member's topic is refused" grep -q "Denied PUBLISH from .*'$P/ana1/report'" "$W/mosquitto.log"
+check "the leader's report lists the three members" sh -c "grep -q '^ana1 ' '$W/report.txt' && grep -q '^bob2 ' '$W/report.txt' && grep -q '^cid3 ' '$W/report.txt' && grep -q '^3 learner' '$W/report.txt'"
+check "the CSV: a header and one row per member" sh -c "[ \$(wc -l < '$W/report/circle-report.csv') = 4 ] && head -1 '$W/report/circle-report.csv' | grep -q '^member,pet,week,' && grep -q '^cid3,' '$W/report/circle-report.csv'"
+check "no title in the CSV" sh -c "test -s '$W/report/circle-report.csv' && ! grep -q Secret '$W/report/circle-report.csv'"
+check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png"
 
 # A challenge: one task in a day, 5 coins each, accepted on every device before its start.
 before=()

@@ -49,6 +49,8 @@ Figures (NAME):
   bigjournal  journal_open_1m: a journal of 1,000,000 events (600k commands, 200k tasks) opened cold in a fresh
               process, without and with a snapshot: seconds and peak RSS; then export_peak_rss of it.
               Not run by default (synthesising the journal takes minutes): --only bigjournal
+  circle      a circle of 1,000 members (docs/circles.md#scale): their retained reports decoded into a board,
+              the week's leaderboards ranked, a challenge of all 1,000 settled; bytes a member downloads, peak RSS
   spi         bytes on the SPI bus per interaction for the ST7789 240x240 board (driver -> emulated
               controller, commands and windows included) over a scripted day, and the transfer time at 40 MHz
 
@@ -800,7 +802,7 @@ if argv.first == "--probe-open", argv.count == 4, argv[2] == "--result" { exit(p
 if argv.first == "--probe-export", argv.count == 5, argv[3] == "--result" { exit(probeExport(argv[1], out: argv[2], result: argv[4])) }
 if argv.contains("--help") || argv.contains("-h") { print(usage); exit(0) }
 let quick = argv.contains("--quick")
-let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal", "linkexport"]
+let figures: [String] = ["latency", "year", "rss", "coldstart", "sessions", "stats", "render", "buttons", "wakeups", "idle", "spi", "cpu", "link", "websocket", "att", "ctl", "catchup", "export", "bigjournal", "linkexport", "circle"]
 // ctl runs with link; bigjournal (a million events synthesised: minutes) only when asked for.
 var only: Set<String> = Set(figures).subtracting(["ctl", "bigjournal"])
 if let i = argv.firstIndex(of: "--only") {
@@ -844,6 +846,7 @@ do {
         progress("bigjournal: a journal of 1,000,000 events (600k commands, 200k tasks) opened cold; its export")
         try benchBigJournal(events: quick ? 100_000 : 1_000_000, dir: dir)
     }
+    if only.contains("circle") { progress("circle: 1,000 members' reports, ranks, a settlement"); try benchCircle(members: 1000) }
     if only.contains("spi") { progress("spi: a scripted day on the ST7789 board, bytes on the bus"); try benchSPI(interactions: quick ? 200 : 2000) }
     if only.contains("att") { progress("att: ATT PDUs and round trips per command at MTU 23, 185, 517"); try benchATT() }
     if only.contains("linkexport") {

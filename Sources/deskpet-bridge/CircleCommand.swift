@@ -20,6 +20,12 @@ Usage:
   deskpet-bridge circle sync ID   one round: read the circle's retained reports, publish this
         member's report (computed on the device), hand the device the finals, the leaderboard and
         the settlements to make; print the week's leaderboard
+  deskpet-bridge circle report --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID
+        [--user NAME --password-file FILE] [--out DIR]
+        a course leader's view, no DeskPet needed: read the circle's retained reports (the leader's
+        account reads the circle, writes nothing), print the learners' progress; with --out, merge
+        this week's rows into DIR/circle-report.csv (one row per member per week) and draw
+        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png
   deskpet-bridge circle leave ID  publish the report with every running challenge left, clear the
         member's retained report, leave on the device, forget the circle
 
@@ -43,7 +49,8 @@ func circleMain(_ args: [String]) -> Never {
     }
     guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
     let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
-                                        "list": [], "sync": [], "leave": []]
+                                        "list": [], "sync": [], "leave": [],
+                                        "report": ["broker", "prefix", "circle", "user", "password-file", "out"]]
     guard let allowed = known[sub] else { fail("unknown circle command '\(sub.prefix(32))' (see circle --help)", 2) }
     for k in opts.keys where !allowed.contains(k) { fail("circle \(sub) takes no --\(k.prefix(32))", 2) }
 
@@ -61,6 +68,8 @@ func circleMain(_ args: [String]) -> Never {
             exit(0)
         } catch { fail(error.description, 1) }
     }
+
+    if sub == "report" { circleReportMain(opts) }
 
     let config: BridgeConfig
     do {
@@ -210,4 +219,54 @@ func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [
     mqtt.stop()
     guard connected && pending.isEmpty else { fail("the broker \(e.broker) did not answer within 10 s", 1) }
     return got
+}
+
+/// `circle report` (docs/circles.md#a-course-leaders-report): reads the circle as the leader.
+func circleReportMain(_ opts: [String: String]) -> Never {
+    guard let broker = opts["broker"], let prefix = opts["prefix"], let circle = opts["circle"] else {
+        fail("circle report needs --broker, --prefix and --circle", 2)
+    }
+    // The leader's account: any MQTT username (a name that is no member id is best: nothing it
+    // could write below its own name is taken for a member's report).
+    let user = opts["user"] ?? "course_leader"
+    guard (1...64).contains(user.utf8.count), user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "/" && $0 != "+" && $0 != "#" }) else {
+        fail("--user: 1–64 printable characters, no / + #", 2)
+    }
+    var password = ""
+    if let pf = opts["password-file"] {
+        do {
+            guard let text = try StateFile.read(pf, limit: 4096) else { fail("\(pf): no such file", 2) }
+            password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        } catch { fail("\(pf): \(error)", 2) }
+    } else if opts["user"] != nil { fail("--user needs --password-file", 2) }
+    let invite = CircleInvite(broker: broker, prefix: prefix, circle: circle, member: user, password: password.isEmpty ? "-" : password)
+    if let p = invite.problem(), p != "password", p != "member" { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
+    var entry = CircleEntry(invite: invite, share: "none", screenGoal: 0)
+    entry.password = password
+    let config: BridgeConfig
+    do { config = try BridgeConfig.parse("broker = \(broker)\n", file: "circle report") } catch { fail(error.description, 2) }
+    var sync = CircleSync(entry: entry)
+    for (t, p) in circleExchange(entry, config: config, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
+    let rows = CircleReport.rows(sync.board)
+    print("circle \(circle): the learners' latest reports")
+    print(CircleReport.table(rows), terminator: "")
+    if !sync.refused.isEmpty { say("circle \(circle): \(sync.refused.count) report(s) refused") }
+    guard let out = opts["out"] else { exit(0) }
+    if mkdir(out, 0o755) != 0 && errno != EEXIST { fail("\(out): cannot create the folder (errno \(errno))", 1) }
+    let csvPath = out + "/circle-report.csv"
+    var history: [CircleReport.Row] = []
+    do {
+        if let text = try StateFile.read(csvPath, limit: 64 << 20) {
+            let parsed = CircleReport.parseCSV(text)
+            if parsed.skipped > 0 { say("\(csvPath): \(parsed.skipped) line(s) not a report row, dropped") }
+            history = parsed.rows
+        }
+    } catch { fail("\(csvPath): \(error)", 1) }
+    let all = CircleReport.merge(history, rows)
+    do {
+        try StateFile.writeAtomically(csvPath, Array(CircleReport.csv(all).utf8), mode: 0o644)
+        for (name, png) in CircleReport.charts(all) { try StateFile.writeAtomically(out + "/" + name, png, mode: 0o644) }
+    } catch { fail("\(out): \(error)", 1) }
+    print("wrote \(csvPath) (\(all.count) rows) and 3 charts in \(out)")
+    exit(0)
 }
