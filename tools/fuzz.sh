@@ -45,9 +45,13 @@ for t in $TARGETS; do
       for f in "$ROOT"/Sources/PetWire/GATT/*.swift; do grep -q '^import Pet' "$f" || sources+=("$f"); done ;;
     frame) module=FrameFuzz; main=$ROOT/Fuzz/FrameFuzz/main.swift
       # One module: the protocol files (their `import PetIO` dropped) compiled with PetIO's own
-      # files (strict JSON, errno text; Glibc only).
+      # files (strict JSON, errno text; Glibc only). A message file that binds the protocol to
+      # the domain (it imports PetCore, like circle.report's) is left out: the decoder needs none.
       src=$ROOT/.build/fuzz/frame-src; rm -rf "$src"; mkdir -p "$src"
-      for f in "$ROOT"/Sources/PetWire/Protocol/*.swift; do sed '/^import PetIO$/d' "$f" > "$src/$(basename "$f")"; done
+      for f in "$ROOT"/Sources/PetWire/Protocol/*.swift; do
+        grep -q '^import PetCore' "$f" && continue
+        sed '/^import PetIO$/d' "$f" > "$src/$(basename "$f")"
+      done
       sources=("$src"/*.swift "$ROOT"/Sources/PetIO/*.swift "$ROOT"/Sources/PetWire/LinkError.swift "$ROOT"/Sources/PetWire/Crypto/HMAC.swift "$ROOT"/Sources/PetWire/Crypto/SHA256.swift "$ROOT"/Sources/PetWire/Crypto/BlockHash.swift) ;;
     scenario) module=ScenarioFuzz ;;
     command) module=CommandFuzz ;;
