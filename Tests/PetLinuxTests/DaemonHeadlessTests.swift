@@ -68,9 +68,9 @@ final class DaemonHeadlessTests: XCTestCase {
         }
     }
 
-    func testASimulatorBoardRunsHeadlessServesTheLinkAndStopsOnSIGTERM() throws {
-        let data = dir.appendingPathComponent("data").path
-        let socket = dir.appendingPathComponent("link.sock").path
+    /// `deskpet run` on the sim-240x240 board with its journal in `data` and its link on the Unix
+    /// socket `socket`; its log (stderr) read line by line.
+    func startDaemon(data: String, socket: String) throws -> (Process, LogLines) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try daemon())
         p.arguments = ["run", "--board", "sim-240x240", "--data", data, "--zone", "UTC", "--fps", "0", "--link", "unix:" + socket]
@@ -80,8 +80,14 @@ final class DaemonHeadlessTests: XCTestCase {
         p.standardOutput = FileHandle.nullDevice
         p.standardInput = FileHandle.nullDevice
         try p.run()
+        return (p, LogLines(err.fileHandleForReading))
+    }
+
+    func testASimulatorBoardRunsHeadlessServesTheLinkAndStopsOnSIGTERM() throws {
+        let data = dir.appendingPathComponent("data").path
+        let socket = dir.appendingPathComponent("link.sock").path
+        let (p, log) = try startDaemon(data: data, socket: socket)
         defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
-        let log = LogLines(err.fileHandleForReading)
         func line(_ says: String) throws -> String {
             do { return try log.until { $0.contains(says) } } catch {
                 XCTFail("the daemon never logged '\(says)': \(log.lines.joined(separator: "\n"))")
@@ -136,20 +142,8 @@ final class DaemonHeadlessTests: XCTestCase {
     func testDamageOnlyTheBackgroundCheckReadsEntersRecoveryMode() throws {
         let data = dir.appendingPathComponent("data").path
         let socket = dir.appendingPathComponent("link.sock").path
-        func start() throws -> (Process, LogLines) {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: try daemon())
-            p.arguments = ["run", "--board", "sim-240x240", "--data", data, "--zone", "UTC", "--fps", "0", "--link", "unix:" + socket]
-            p.currentDirectoryURL = dir
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            p.standardInput = FileHandle.nullDevice
-            try p.run()
-            return (p, LogLines(err.fileHandleForReading))
-        }
         // A healthy journal: the check passes.
-        var (p, log) = try start()
+        var (p, log) = try startDaemon(data: data, socket: socket)
         _ = try log.until { $0.contains("journal: integrity check passed") }
         XCTAssertEqual(kill(p.processIdentifier, SIGTERM), 0)
         p.waitUntilExit()
@@ -164,7 +158,7 @@ final class DaemonHeadlessTests: XCTestCase {
         for i in (page * 1024)..<((page + 1) * 1024) { bytes[i] = UInt8(truncatingIfNeeded: i &* 131 &+ 7) }
         try bytes.write(to: URL(fileURLWithPath: db))
 
-        (p, log) = try start()
+        (p, log) = try startDaemon(data: data, socket: socket)
         defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
         _ = try log.until { $0.contains("ready: first frame on the panel") }
         let recovery = try log.until { $0.contains("recovery mode: journal rows can't be read: integrity check") }
