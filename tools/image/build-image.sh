@@ -2,23 +2,23 @@
 # tools/image/build-image.sh [--deb DEB] [--out DIR] — the SD-card image for a Raspberry Pi 3, 4 or Zero 2 W:
 # .build/image/deskpet-<version>-arm64.img.xz (docs/install.md).
 #
-# Made from Debian's own packages only: a Debian 13 (trixie) arm64 root (debootstrap minbase, then
+# Made from Debian's own packages only: a Debian 13 (trixie) arm64 root (mmdebstrap minbase +
 # tools/image/packages.list: linux-image-arm64, raspi-firmware, systemd, wpasupplicant, openssh-server, the Pi's
-# Wi-Fi/Bluetooth firmware, ...), the arm64 DeskPet package installed with apt and enabled, SPI and I2C on
-# in config.txt, and a first-boot file on the FAT partition (deskpet.toml: board, Wi-Fi, hostname, time
-# zone, SSH key, user) that deskpet-firstboot.service reads once and applies (tools/image/rootfs/).
+# Wi-Fi/Bluetooth firmware, ...), the arm64 DeskPet package installed with apt and enabled, SPI on (our overlay
+# overlays/deskpet-spi0.dts) and I2C on, and a first-boot file on the FAT partition (deskpet.toml: board, Wi-Fi,
+# hostname, time zone, SSH key) that deskpet-firstboot.service reads once and applies (tools/image/rootfs/).
 # Two partitions (MBR, as the Pi's boot ROM wants): FAT32 RASPIFIRM (512 MiB, /boot/firmware) and ext4
 # RASPIROOT (grown to the card's size on the first boot). No loop devices: mke2fs -d and mtools.
 #   --deb DEB   the arm64 package (default: tools/build-deb.sh --arch arm64 makes it)
 #   --out DIR   where the image goes (default .build/image); also writes the uncompressed .img's
 #               partition table and the root's package list (manifest) next to it
 #   --root-only only make (or check) the cached arm64 root; no package needed
-# The arm64 root is cached in $DESKPET_BUILD_CACHE (default /var/cache/deskpet-build), keyed by a hash of
-# packages.list. Cold it is slow: everything arm64 runs under qemu-user (on this machine, 2 shared cores: debootstrap's
-# second stage ~60 min, then the packages, systemd-hwdb and the kernel's initramfs another 60+ min); warm: not yet measured.
-# DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder.
+# The arm64 root is cached as a tarball in $DESKPET_BUILD_CACHE (default /var/cache/deskpet-build), keyed by a hash
+# of packages.list and ROOT_FORMAT; figures (cold root, per image, xz) in docs/install.md#figures-and-state.
+# DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder; DESKPET_XZ_LEVEL (default 6).
 # Needs root (chroot), an arm64 binfmt handler (apt-get install qemu-user-static binfmt-support), and:
-# apt-get install debootstrap e2fsprogs dosfstools mtools fdisk xz-utils. $DESKPET_MIRROR as for the chroot.
+# apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils device-tree-compiler udev.
+# $DESKPET_MIRROR (default http://deb.debian.org/debian), $DESKPET_SECURITY_MIRROR.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=$(cd "$HERE/../.." && pwd -P)
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --deb) DEB=$(readlink -f "${2:?--deb needs a file}"); shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --root-only) ROOT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build-image: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -215,7 +215,7 @@ sfdisk -d "$IMG" > "$OUT/deskpet-$VERSION-arm64.partitions"
 cp "$WORK/manifest" "$OUT/deskpet-$VERSION-arm64.manifest"
 [ -z "${DESKPET_IMAGE_KEEP_RAW:-}" ] || cp --sparse=always "$IMG" "$OUT/"   # the raw image too (tests boot it without xz -d)
 say "xz ($(du -m --apparent-size "$IMG" | cut -f1) MB image)"
-nice -n 10 xz -T0 -6 -c "$IMG" > "$OUT/deskpet-$VERSION-arm64.img.xz.tmp"
+nice -n 10 xz -T0 "-${DESKPET_XZ_LEVEL:-6}" -c "$IMG" > "$OUT/deskpet-$VERSION-arm64.img.xz.tmp"
 mv "$OUT/deskpet-$VERSION-arm64.img.xz.tmp" "$OUT/deskpet-$VERSION-arm64.img.xz"
 say "$(du -m "$OUT/deskpet-$VERSION-arm64.img.xz" | cut -f1) MB compressed, ${total} MB raw, in $(( $(date +%s) - T0 )) s"
 echo "$OUT/deskpet-$VERSION-arm64.img.xz"
