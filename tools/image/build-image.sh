@@ -17,7 +17,7 @@
 # of packages.list and ROOT_FORMAT; figures (cold root, per image, xz) in docs/install.md#figures-and-state.
 # DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder; DESKPET_XZ_LEVEL (default 6).
 # Needs root (chroot), an arm64 binfmt handler (apt-get install qemu-user-static binfmt-support), and:
-# apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils device-tree-compiler udev.
+# apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils zstd cpio device-tree-compiler udev.
 # $DESKPET_MIRROR (default http://deb.debian.org/debian), $DESKPET_SECURITY_MIRROR.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -40,8 +40,8 @@ done
 die() { echo "build-image: $*" >&2; exit 1; }
 say() { printf '%s build-image: %s\n' "$(date +%T)" "$*" >&2; }
 [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mmdebstrap --mode=root)"
-for t in mke2fs mkfs.vfat mcopy sfdisk xz unshare dtc fdtoverlay fdtget; do
-  command -v $t >/dev/null || die "$t missing (apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils device-tree-compiler)"
+for t in mke2fs mkfs.vfat mcopy sfdisk xz zstd cpio unshare dtc fdtoverlay fdtget; do
+  command -v $t >/dev/null || die "$t missing (apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils zstd cpio device-tree-compiler)"
 done
 # An arm64 program must run here (binfmt): the chroot's apt, dpkg and maintainer scripts are arm64.
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || { mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null; update-binfmts --enable qemu-aarch64 2>/dev/null || true; }
@@ -184,6 +184,16 @@ for dtb in bcm2837-rpi-3-b bcm2837-rpi-3-b-plus bcm2837-rpi-3-a-plus bcm2837-rpi
   fdtoverlay -i "$F/$dtb.dtb" -o "$WORK/ov.dtb" "$F/overlays/deskpet-spi0.dtbo" || die "deskpet-spi0.dtbo does not apply to $dtb.dtb"
   [ "$(fdtget "$WORK/ov.dtb" /soc/spi@7e204000 status)" = okay ] && [ "$(fdtget "$WORK/ov.dtb" /soc/spi@7e204000/spidev@0 compatible)" = lwn,bk4 ] \
     || die "deskpet-spi0.dtbo on $dtb.dtb: SPI0 not okay or no spidev@0"
+done
+# The initramfs must carry what finds the root on each board (read here natively: zstd | cpio -t): the SD-card
+# hosts of the Pi 3/Zero 2 W (bcm2835 sdhost, sdhci-iproc for its Wi-Fi's SDIO too) and the Pi 4 (sdhci-iproc,
+# emmc2), mmc_block, ext4, and virtio_blk for the emulated boot test; each only if the kernel has it as a module.
+kver=$(ls "$R/lib/modules" | sort -V | tail -n1)
+initrd_list=$(zstd -dc "$R/boot/initrd.img-$kver" 2>/dev/null | cpio -it --quiet 2>/dev/null) || true
+[ -n "$initrd_list" ] || die "cannot list /boot/initrd.img-$kver (not a zstd cpio?)"
+for m in sdhci-iproc bcm2835 mmc_block ext4 virtio_blk; do
+  f=$(cd "$R/lib/modules/$kver" && find kernel -name "$m.ko*" | head -n1)
+  [ -z "$f" ] || grep -q "/${f%.ko*}\.ko" <<<"$initrd_list" || die "the initramfs lacks $f"
 done
 # The Wi-Fi (firmware-brcm80211: the chip's firmware and each board's NVRAM file) and Bluetooth (bluez-firmware)
 # firmware of the Pi 3 B (43430), Zero 2 W (43430), Pi 3 B+/A+ and Pi 4 (43455).
