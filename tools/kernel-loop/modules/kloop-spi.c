@@ -85,7 +85,11 @@ static int __init kspi_init(void)
 	spidev->mode = SPI_MODE_0;
 	spidev->bits_per_word = 8;
 	strscpy(spidev->modalias, "spidev", sizeof(spidev->modalias));
+#ifdef KLOOP_DEVICE_DRIVER_OVERRIDE
+	err = device_set_driver_override(&spidev->dev, "spidev");
+#else
 	err = driver_set_override(&spidev->dev, &spidev->driver_override, "spidev", 6);
+#endif
 	if (!err) err = spi_add_device(spidev);
 	if (err) { spi_dev_put(spidev); goto out_ctlr; }
 	pr_info("kloop-spi: bus %d ready\n", ctlr->bus_num);
