@@ -26,12 +26,19 @@ Usage:
         account reads the circle, writes nothing), print the learners' progress; with --out, merge
         this week's rows into DIR/circle-report.csv (one row per member per week) and draw
         DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png
+  deskpet-bridge circle watch --broker mqtt[s]://HOST[:PORT] --prefix PREFIX[,PREFIX…]
+        [--user NAME --password-file FILE] [--metric coins|focus|screen|streak] [--members N]
+        [--seconds S]   follow circles' week leaderboards live, no DeskPet needed: a line
+        "UNIX_MS PREFIX RANKED RANK:MEMBER:VALUE;…" each time one changes; stops after S seconds
+        (exit 1 if --members was not reached), once N members are held, or on SIGINT/SIGTERM,
+        printing the members held and the peak memory
   deskpet-bridge circle leave ID  publish the report with every running challenge left, clear the
         member's retained report, leave on the device, forget the circle
 
 Options: --config FILE (as for the bridge: the link, the state folder), --help.
 """
 
+@MainActor
 func circleMain(_ args: [String]) -> Never {
     var configPath = BridgeConfig.defaultPath
     var opts: [String: String] = [:]
@@ -50,7 +57,8 @@ func circleMain(_ args: [String]) -> Never {
     guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
     let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
                                         "list": [], "sync": [], "leave": [],
-                                        "report": ["broker", "prefix", "circle", "user", "password-file", "out"]]
+                                        "report": ["broker", "prefix", "circle", "user", "password-file", "out"],
+                                        "watch": ["broker", "prefix", "user", "password-file", "metric", "members", "seconds"]]
     guard let allowed = known[sub] else { fail("unknown circle command '\(sub.prefix(32))' (see circle --help)", 2) }
     for k in opts.keys where !allowed.contains(k) { fail("circle \(sub) takes no --\(k.prefix(32))", 2) }
 
@@ -70,6 +78,7 @@ func circleMain(_ args: [String]) -> Never {
     }
 
     if sub == "report" { circleReportMain(opts) }
+    if sub == "watch" { circleWatchMain(opts) }
 
     let config: BridgeConfig
     do {
@@ -208,7 +217,7 @@ func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [
                     let (mid, err) = mqtt.publish(topic: t, payload: payload, retain: true)
                     if let mid { pending.insert(mid) } else { fail("mqtt: publish failed: \(err ?? "?")", 1) }
                 }
-                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report"]) { fail("mqtt: \(err)", 1) }
+                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report"], qos: 0) { fail("mqtt: \(err)", 1) }
             case .published(let mid): pending.remove(mid)
             case let .message(t, payload, _): got.append((t, payload)); quietSince = BridgeRunner.nowMs()
             default: break
@@ -226,19 +235,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
     guard let broker = opts["broker"], let prefix = opts["prefix"], let circle = opts["circle"] else {
         fail("circle report needs --broker, --prefix and --circle", 2)
     }
-    // The leader's account: any MQTT username (a name that is no member id is best: nothing it
-    // could write below its own name is taken for a member's report).
-    let user = opts["user"] ?? "course_leader"
-    guard (1...64).contains(user.utf8.count), user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "/" && $0 != "+" && $0 != "#" }) else {
-        fail("--user: 1–64 printable characters, no / + #", 2)
-    }
-    var password = ""
-    if let pf = opts["password-file"] {
-        do {
-            guard let text = try StateFile.read(pf, limit: 4096) else { fail("\(pf): no such file", 2) }
-            password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-        } catch { fail("\(pf): \(error)", 2) }
-    } else if opts["user"] != nil { fail("--user needs --password-file", 2) }
+    let (user, password) = readerAccount(opts)
     let invite = CircleInvite(broker: broker, prefix: prefix, circle: circle, member: user, password: password.isEmpty ? "-" : password)
     if let p = invite.problem(), p != "password", p != "member" { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
     var entry = CircleEntry(invite: invite, share: "none", screenGoal: 0)
@@ -269,4 +266,82 @@ func circleReportMain(_ opts: [String: String]) -> Never {
     } catch { fail("\(out): \(error)", 1) }
     print("wrote \(csvPath) (\(all.count) rows) and 3 charts in \(out)")
     exit(0)
+}
+
+/// The account of a reader of circles (`circle report`, `circle watch`): `--user` (default
+/// `course_leader`) and the first line of `--password-file`. Any MQTT username; a name that is no
+/// member id is best: nothing it could write below its own name is taken for a member's report.
+func readerAccount(_ opts: [String: String]) -> (user: String, password: String) {
+    let user = opts["user"] ?? "course_leader"
+    guard (1...64).contains(user.utf8.count), user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "/" && $0 != "+" && $0 != "#" }) else {
+        fail("--user: 1–64 printable characters, no / + #", 2)
+    }
+    var password = ""
+    if let pf = opts["password-file"] {
+        do {
+            guard let text = try StateFile.read(pf, limit: 4096) else { fail("\(pf): no such file", 2) }
+            password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        } catch { fail("\(pf): \(error)", 2) }
+    } else if opts["user"] != nil { fail("--user needs --password-file", 2) }
+    return (user, password)
+}
+
+/// `circle watch` (docs/circles.md#watching-circles): follows circles' leaderboards as reports
+/// arrive, through the reports' ingestion of `circle sync` (`CircleWatch`); survives the broker
+/// going away (the library reconnects, the subscriptions are made again on each connection).
+@MainActor
+func circleWatchMain(_ opts: [String: String]) -> Never {
+    guard let broker = opts["broker"], let prefixList = opts["prefix"] else { fail("circle watch needs --broker and --prefix", 2) }
+    guard let metric = LeaderboardMetric(rawValue: opts["metric"] ?? "coins") else { fail("--metric: coins, focus, screen or streak", 2) }
+    guard let target = Int(opts["members"] ?? "0"), target >= 0, let seconds = Int(opts["seconds"] ?? "0"), (0...86_400).contains(seconds) else {
+        fail("--members: a count; --seconds: 0–86400", 2)
+    }
+    let (user, password) = readerAccount(opts)
+    var watch: CircleWatch
+    do { watch = try CircleWatch(broker: broker, prefixes: prefixList.split(separator: ",").map(String.init), metric: metric) }
+    catch { fail(error.description, 2) }
+    var c: BridgeConfig
+    do { c = try BridgeConfig.parse("broker = \(broker)\n", file: "circle watch") } catch { fail(error.description, 2) }
+    c.username = user
+    c.clientID = "deskpet-watch-\(user)-\(getpid())"
+    let mqtt: MQTTClient
+    do { mqtt = try MQTTClient(config: c, password: password.isEmpty ? nil : password,
+                               willTopic: "\(watch.circles[0].entry.prefix)/\(user)/status", maxPayload: 16 << 10) }
+    catch { fail(error.description, 1) }
+    signal(SIGINT, onSignal)
+    signal(SIGTERM, onSignal)
+    do { if let note = try mqtt.start(keepalive: 30) { say("mqtt: " + note) } } catch { fail(error.description, 1) }
+    let start = BridgeRunner.nowMs()
+    var oversized = 0
+    var reached = false
+    while stopRequested == 0 {
+        if seconds > 0 && BridgeRunner.nowMs() - start >= Int64(seconds) * 1000 { break }
+        var p = pollfd(fd: mqtt.wakeFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, 200)
+        for ev in mqtt.drain() {
+            switch ev {
+            case let .connected(rc, _) where rc != 0: fail("the broker refused the connection: \(MQTTClient.connackText(rc))", 1)
+            case .connected:
+                if let err = mqtt.subscribe(watch.topics, qos: 0) { fail("mqtt: \(err)", 1) }
+            case .disconnected(let rc) where rc != 0: say("mqtt: the broker went away (\(rc)); reconnecting")
+            case let .message(t, payload, _): watch.receive(topic: t, payload: payload)
+            case .oversized: oversized += 1
+            default: break
+            }
+        }
+        let changes = watch.changes()
+        if !changes.isEmpty {
+            var ts = timespec(); clock_gettime(CLOCK_REALTIME, &ts)
+            let ms = Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+            for ch in changes { print("\(ms) \(ch.prefix) \(ch.ranked) \(ch.rows)") }
+            fflush(nil)
+        }
+        if target > 0 && watch.membersHeld >= target { reached = true; break }
+    }
+    mqtt.stop()
+    var ru = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &ru)
+    if watch.refusedCount + oversized > 0 { say("circle watch: \(watch.refusedCount + oversized) report(s) refused") }
+    print("held \(watch.circles.count) circle(s), \(watch.membersHeld) member(s); peak_rss_kib \(ru.ru_maxrss)")
+    exit(target > 0 && !reached && stopRequested == 0 ? 1 : 0)
 }
