@@ -3,7 +3,8 @@
 # (docs/circles.md#tests): the broker with the documented password file and ACL, three simulators
 # serving their links on Unix sockets, three bridges paired with them, joined with invites made by
 # `deskpet-bridge circle invite`. Checks: the same ranks printed by every bridge; a challenge
-# accepted on every device (stakes held), the simulators' clocks moved past its end, each device
+# proposed by one member over the broker and accepted by the others (forged proposals refused,
+# accepting after the start refused; stakes held), the simulators' clocks moved past its end, each device
 # judging its own member; two settle and the third, offline at the close (its clock behind), settles
 # later with the same settlement; coins conserved; leaving clears the member's retained report; a
 # course leader's account (reads the circle, writes none of it) runs `circle report`: the three
@@ -133,21 +134,42 @@ check "the CSV: a header and one row per member" sh -c "[ \$(wc -l < '$W/report/
 check "no title in the CSV" sh -c "test -s '$W/report/circle-report.csv' && ! grep -q Secret '$W/report/circle-report.csv'"
 check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png"
 
-# A challenge: one task in a day, 5 coins each, accepted on every device before its start.
+# A challenge over the broker: ana1 proposes one task in a day, 5 coins each (its own device
+# accepts it first); bob2 and cid3 read the proposal from the broker and accept it before its start.
+for n in 0 1 2; do clock $n $((T0 + 600)); done
+circle 0 propose friends --challenge ana1-1 --goal tasks:1 --start "@$START" --end "@$END" --stake 5 > "$W/propose.log" 2>> "$W/sync.log"
+# Forged proposals: bob2 on ana1's topic (refused by the broker), bob2 on its own topic in ana1's name (refused by every bridge).
+pwb=$(grep -o "bob2 '[^']*'" "$W/invite-bob2.txt" | tr -d "'" | cut -d' ' -f2)
+forged='{"id":"ana1-9","proposer":"ana1","goal":"tasks:1","start":'$START',"end":'$END',"stake":1000}'
+timeout 5 mosquitto_pub -p "$PORT" -u bob2 -P "$pwb" -q 1 -r -t "$P/ana1/challenge/ana1-9" -m "$forged" 2>/dev/null || true
+timeout 5 mosquitto_pub -p "$PORT" -u bob2 -P "$pwb" -q 1 -r -t "$P/bob2/challenge/ana1-9" -m "$forged" 2>/dev/null || true
+circle 2 proposals friends > "$W/proposals.txt" 2>> "$W/sync.log"
+cat "$W/proposals.txt"
+check "the proposal is on the broker, accepted by its proposer" grep -q "^ana1-1 by ana1: tasks:1 .* stake 5 each; accepted by ana1$" "$W/proposals.txt"
+check "forged proposals: refused by the broker and by the bridge" sh -c "! grep -q ana1-9 '$W/proposals.txt' && grep -q \"Denied PUBLISH from .*'$P/ana1/challenge/ana1-9'\" '$W/mosquitto.log'"
+circle 1 accept friends ana1-1 > "$W/accept1.log" 2>> "$W/sync.log"
+circle 2 accept friends ana1-1 > "$W/accept2.log" 2>> "$W/sync.log"
+check "bob2 and cid3 accepted through the broker" sh -c "grep -q '^accepted ana1-1' '$W/accept1.log' && grep -q '^accepted ana1-1' '$W/accept2.log'"
+circle 0 proposals friends > "$W/proposals2.txt" 2>> "$W/sync.log"
+check "everyone sees who accepted" grep -q "accepted by ana1,bob2,cid3$" "$W/proposals2.txt"
 before=()
-for n in 0 1 2; do
-  clock $n $((T0 + 600))
-  dev $n circle.accept circle=friends challenge=ana1-1 proposer=ana1 goal=tasks:1 "start=@$START" "end=@$END" stake=5 > "$W/accept$n.json"
-  before+=("$(field coins < "$W/accept$n.json")")
-done
-# A round before the start: every report lists the challenge (its members are those whose reports do).
-for n in 0 1 2; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+for n in 0 1 2; do before+=("$(dev $n pet.pet | field coins)"); done
+# A proposal whose start has passed (published with ana1's credential, not through its device):
+# cid3's device refuses to accept it; nobody holds a stake for it.
+pwa=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+late='{"id":"ana1-5","proposer":"ana1","goal":"tasks:1","start":'$((T0 + 300))',"end":'$((T0 + 300 + 86400))',"stake":5}'
+timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$pwa" -q 1 -r -t "$P/ana1/challenge/ana1-5" -m "$late"
+circle 2 accept friends ana1-5 > "$W/accept-late.log" 2>&1 || true
+check "accepting after the start is refused by the device" grep -q "the device refused to accept: invalid_state" "$W/accept-late.log"
+timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$pwa" -q 1 -r -t "$P/ana1/challenge/ana1-5" -n
 check "the stakes are held" sh -c "[ \$(sqlite3 -readonly '$W/pet2/deskpet.db' \"select count(*) from events where type='circle.staked'\") = 1 ]"
 window=("${before[@]}")
 for n in 0 1; do clock $n $((START + 3600)); dev $n task.create task=w title=Window > /dev/null; window[$n]=$(dev $n task.complete task=w | field coins); done
 # ana1 and bob2 are online at the close; cid3 is not (its clock stays in the window).
 for n in 0 1; do clock $n $((END + 3600)); circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
 for n in 0 1; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+circle 2 proposals friends > "$W/proposals3.txt" 2>> "$W/sync.log"
+check "the proposer's bridge withdrew the proposal once it started" grep -q "^no open proposals in friends" "$W/proposals3.txt"
 early="$(settlement 0)$(settlement 1)"
 check "nobody settles before the deadline while cid3's final is missing" [ -z "$early" ]
 for n in 0 1; do clock $n $((DEADLINE + 3600)); circle $n sync friends > /dev/null 2>> "$W/sync.log"; done

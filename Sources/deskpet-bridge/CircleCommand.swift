@@ -20,6 +20,12 @@ Usage:
   deskpet-bridge circle sync ID   one round: read the circle's retained reports, publish this
         member's report (computed on the device), hand the device the finals, the leaderboard and
         the settlements to make; print the week's leaderboard
+  deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start @UNIX_SECONDS
+        --end @UNIX_SECONDS --stake COINS [--challenge ID]   propose a challenge to the circle:
+        accepted on this device first (its stake held), then published for the others
+  deskpet-bridge circle proposals ID   the circle's open proposals and who accepted each
+  deskpet-bridge circle accept ID CHALLENGE   accept a proposal read from the broker, before its
+        start (the device holds the stake; the member's report then lists it)
   deskpet-bridge circle report --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID
         [--user NAME --password-file FILE] [--out DIR]
         a course leader's view, no DeskPet needed: read the circle's retained reports (the leader's
@@ -56,7 +62,8 @@ func circleMain(_ args: [String]) -> Never {
     }
     guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
     let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
-                                        "list": [], "sync": [], "leave": [],
+                                        "list": [], "sync": [], "leave": [], "proposals": [], "accept": [],
+                                        "propose": ["challenge", "goal", "start", "end", "stake"],
                                         "report": ["broker", "prefix", "circle", "user", "password-file", "out"],
                                         "watch": ["broker", "prefix", "user", "password-file", "metric", "members", "seconds"]]
     guard let allowed = known[sub] else { fail("unknown circle command '\(sub.prefix(32))' (see circle --help)", 2) }
@@ -157,8 +164,14 @@ func circleMain(_ args: [String]) -> Never {
         let c = device()
         let own = ownReport(c, circle: e.circle, leaving: leaving)
         var sync = CircleSync(entry: e)
-        let payloads = circleExchange(e, config: config, publish: [(e.reportTopic, CircleSync.encode(own))] + (leaving ? [(e.reportTopic, [])] : []),
-                                      collect: !leaving)
+        let payloads = circleExchange(e, config: config, publish: [(e.reportTopic, CircleSync.encode(own))]
+                                      + (leaving ? [(e.reportTopic, []), ("\(e.prefix)/\(e.member)/status", [])] : []), collect: true)
+        for (t, p) in payloads { sync.receive(topic: t, payload: p) }
+        // The member's own proposals: withdrawn when leaving, and once started (accepting is over).
+        let withdraw = sync.proposals.values.filter { $0.proposer == e.member && (leaving || $0.start <= own.sentAt) }
+        if !withdraw.isEmpty {
+            _ = circleExchange(e, config: config, publish: withdraw.map { (sync.proposalTopic($0), []) }, collect: false)
+        }
         if leaving {
             let r = command(c, "circle.leave", ["circle": e.circle], id: "cl-\(e.circle)-\(Int64(time(nil)))")
             if !r.ok && r.code != ErrorCode.notFound { fail("the device refused to leave: \(r.code ?? "?") (the report is cleared)", 1) }
@@ -167,7 +180,6 @@ func circleMain(_ args: [String]) -> Never {
             print("left \(e.circle); its retained report is cleared")
             exit(0)
         }
-        for (t, p) in payloads { sync.receive(topic: t, payload: p) }
         sync.receive(topic: e.reportTopic, payload: CircleSync.encode(own))
         var n = 0
         for (name, fields) in sync.commands(own: own) {
@@ -181,6 +193,52 @@ func circleMain(_ args: [String]) -> Never {
         for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: own.week, month: own.month) {
             print("  \(row.rank). \(row.member) \(row.petName) \(row.value)")
         }
+        let held = Set(own.challenges.map(\.challenge))
+        for t in sync.proposals.values.sorted(by: { $0.id < $1.id }) where !held.contains(t.id) && own.sentAt < t.start {
+            print("proposed: \(proposalText(t)) — accept with: deskpet-bridge circle accept \(e.circle) \(t.id)")
+        }
+        exit(0)
+    case "proposals":
+        guard positional.count == 2 else { fail("circle proposals needs the circle's id", 2) }
+        let e = entry(positional[1])
+        var sync = CircleSync(entry: e)
+        for (t, p) in circleExchange(e, config: config, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
+        if sync.proposals.isEmpty { print("no open proposals in \(e.circle)") }
+        for t in sync.proposals.values.sorted(by: { $0.id < $1.id }) {
+            let accepted = sync.board.reports.values.filter { r in r.challenges.contains { $0.challenge == t.id } }.map(\.member).sorted()
+            print("\(proposalText(t)); accepted by \(accepted.isEmpty ? "nobody yet" : accepted.joined(separator: ","))")
+        }
+        if !sync.refused.isEmpty { say("circle \(e.circle): \(sync.refused.count) message(s) refused") }
+        exit(0)
+    case "propose", "accept":
+        let e = entry(positional.count > 1 ? positional[1] : nil)
+        var sync = CircleSync(entry: e)
+        for (t, p) in circleExchange(e, config: config, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
+        let terms: ChallengeTerms
+        if sub == "accept" {
+            guard positional.count == 3 else { fail("circle accept needs the circle's id and the challenge's", 2) }
+            guard let t = sync.proposals[positional[2]] else { fail("no proposal \(positional[2].prefix(48)) in \(e.circle) (circle proposals \(e.circle))", 1) }
+            terms = t
+        } else {
+            guard positional.count == 2 else { fail("circle propose needs the circle's id", 2) }
+            guard let g = opts["goal"], let goal = ChallengeGoal(text: g) else { fail("--goal: tasks:N, habit, focus:M or screen:M", 2) }
+            guard let start = instant(opts["start"]), let end = instant(opts["end"]) else { fail("--start and --end: @UNIX_SECONDS", 2) }
+            guard let stake = Int(opts["stake"] ?? "") else { fail("--stake: coins each (\(CircleRules.stakeRange.lowerBound)–\(CircleRules.stakeRange.upperBound))", 2) }
+            let id = opts["challenge"] ?? "\(e.member)-\(start.seconds / 60)"
+            terms = ChallengeTerms(id: id, proposer: e.member, goal: goal, start: start, end: end, stake: stake)
+            if let p = terms.problem() { fail("the proposal breaks the rules: \(p) (docs/circles.md#limits)", 2) }
+            if let out = sync.proposals[id], out != terms { fail("\(id) is already proposed with other terms: choose another --challenge", 1) }
+        }
+        let c = device()
+        let r = command(c, "circle.accept", ["circle": e.circle, "challenge": terms.id, "proposer": terms.proposer, "goal": terms.goal.text,
+                                             "start": "@\(terms.start.seconds)", "end": "@\(terms.end.seconds)", "stake": "\(terms.stake)"],
+                        id: "ca-\(e.circle)-\(terms.id)")
+        guard r.ok else { fail("the device refused to \(sub): \(r.code ?? "?")", 1) }
+        // The report now lists the challenge: that is the acceptance the others see.
+        let own = ownReport(c, circle: e.circle, leaving: false)
+        _ = circleExchange(e, config: config, publish: (sub == "propose" ? [(sync.proposalTopic(terms), CircleSync.encode(terms))] : [])
+                           + [(e.reportTopic, CircleSync.encode(own))], collect: false)
+        print("\(sub == "propose" ? "proposed" : "accepted") \(proposalText(terms)); the stake is held on the device")
         exit(0)
     default:
         fail("unknown circle command", 2)
@@ -217,7 +275,7 @@ func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [
                     let (mid, err) = mqtt.publish(topic: t, payload: payload, retain: true)
                     if let mid { pending.insert(mid) } else { fail("mqtt: publish failed: \(err ?? "?")", 1) }
                 }
-                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report"], qos: 0) { fail("mqtt: \(err)", 1) }
+                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report", "\(e.prefix)/+/challenge/+"], qos: 0) { fail("mqtt: \(err)", 1) }
             case .published(let mid): pending.remove(mid)
             case let .message(t, payload, _): got.append((t, payload)); quietSince = BridgeRunner.nowMs()
             default: break
@@ -344,4 +402,16 @@ func circleWatchMain(_ opts: [String: String]) -> Never {
     if watch.refusedCount + oversized > 0 { say("circle watch: \(watch.refusedCount + oversized) report(s) refused") }
     print("held \(watch.circles.count) circle(s), \(watch.membersHeld) member(s); peak_rss_kib \(ru.ru_maxrss)")
     exit(target > 0 && !reached && stopRequested == 0 ? 1 : 0)
+}
+
+/// `@UNIX_SECONDS` as an instant.
+func instant(_ s: String?) -> Instant? {
+    guard let s, s.hasPrefix("@"), let v = Int64(s.dropFirst()) else { return nil }
+    let i = Instant(v)
+    return TimeRange.contains(i) ? i : nil
+}
+
+/// A proposal in a line: id, proposer, goal, window, stake.
+func proposalText(_ t: ChallengeTerms) -> String {
+    "\(t.id) by \(t.proposer): \(t.goal.text) from @\(t.start.seconds) for \((t.end - t.start) / Seconds.day) day(s), stake \(t.stake) each"
 }

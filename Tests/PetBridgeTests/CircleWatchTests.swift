@@ -75,3 +75,34 @@ private struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// Proposals over the broker (docs/circles.md#proposing-and-accepting-a-challenge): a proposal
+/// counts only on its proposer's topic, under its own id, within the rules, and is not changed once
+/// out; an empty retained message withdraws it.
+final class CircleProposalTests: XCTestCase {
+    func testAProposalCountsOnlyOnItsProposersTopicAndIsNotChanged() {
+        let entry = CircleEntry(invite: CircleInvite(broker: "mqtt://127.0.0.1", prefix: "dc/friends", circle: "friends", member: "bob2",
+                                                     password: "0123456789abcdef"), share: "all", screenGoal: 0)
+        var sync = CircleSync(entry: entry)
+        let start = Instant(1_790_000_000)
+        let t = ChallengeTerms(id: "ana1-1", proposer: "ana1", goal: .tasksDone(1), start: start, end: start + Seconds.day, stake: 5)
+        XCTAssertEqual(sync.proposalTopic(t), "dc/friends/ana1/challenge/ana1-1")
+        sync.receive(topic: sync.proposalTopic(t), payload: CircleSync.encode(t))
+        XCTAssertEqual(sync.proposals["ana1-1"], t)
+        // In ana1's name on bob2's topic; under another id; breaking the rules; changed terms: refused.
+        var forged = t; forged.id = "ana1-2"
+        sync.receive(topic: "dc/friends/bob2/challenge/ana1-2", payload: CircleSync.encode(forged))
+        sync.receive(topic: "dc/friends/ana1/challenge/ana1-3", payload: CircleSync.encode(forged))
+        var bad = t; bad.id = "ana1-4"; bad.stake = 5000
+        sync.receive(topic: "dc/friends/ana1/challenge/ana1-4", payload: CircleSync.encode(bad))
+        var changed = t; changed.stake = 1
+        sync.receive(topic: sync.proposalTopic(t), payload: CircleSync.encode(changed))
+        sync.receive(topic: "dc/friends/ana1/challenge/ana1-5", payload: Array("{".utf8))
+        XCTAssertEqual(Array(sync.proposals.keys), ["ana1-1"])
+        XCTAssertEqual(sync.proposals["ana1-1"]?.stake, 5)
+        XCTAssertEqual(sync.refused.count, 5)
+        XCTAssertTrue(sync.board.reports.isEmpty, "a proposal is no report")
+        sync.receive(topic: sync.proposalTopic(t), payload: [])
+        XCTAssertTrue(sync.proposals.isEmpty)
+    }
+}
