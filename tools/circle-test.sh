@@ -192,6 +192,39 @@ echo "coins after accepting: ${before[*]}; after the settlement: ${after[*]}"
 check "each device's coins are its own plus its payout" [ "${after[0]}" = $(( ${window[0]} + 7 )) -a "${after[1]}" = $(( ${window[1]} + 7 )) -a "${after[2]}" = "${window[2]}" ]
 check "coins conserved: payouts + charity = the stakes" [ $(( ${after[0]} - ${window[0]} + ${after[1]} - ${window[1]} + ${after[2]} - ${window[2]} + 1 )) = 15 ]
 
+# The circles' run loop: a `circle run` per member keeps the circle in step as messages arrive; a
+# task done on one device reaches the others' devices; the broker killed and started again
+# (persistence off: its retained reports are lost) gets every report back, and the loop goes on.
+for n in 0 1; do clock $n $((DEADLINE + 7200)); done
+RUNS=()
+for n in 0 1 2; do "$BRIDGE" --config "$W/bridge$n.conf" circle run --interval 120 > "$W/run$n.log" 2>&1 & RUNS+=($!); PIDS+=($!); done
+# standing N MEMBER: MEMBER's value in device N's latest leaderboard (circle.standing), or -1.
+standing() { sqlite3 -readonly "$W/pet$1/deskpet.db" "select payload from events where type='circle.standing' order by rowid desc limit 1" 2>/dev/null \
+  | python3 -c 'import json,sys; t=sys.stdin.read().strip(); rows=json.loads(t)["standing"]["rows"] if t else []; print(next((r["value"] for r in rows if r["member"]==sys.argv[1]), -1))' "$2"; }
+check "three run loops show the circle" until_ok 30 sh -c "grep -q 'circle friends: 1\\. ' '$W/run0.log' && grep -q 'circle friends: 1\\. ' '$W/run2.log'"
+a0=$(standing 1 ana1)
+dev 0 task.create task=r1 title=Run > /dev/null; dev 0 task.complete task=r1 > /dev/null
+t=$SECONDS
+ana1_up() { [ "$(standing 1 ana1)" -gt "$a0" ] && [ "$(standing 2 ana1)" -gt "$a0" ]; }
+check "a task done on ana1's device reaches bob2's and cid3's devices" until_ok 30 ana1_up
+echo "  (in about $((SECONDS - t)) s)"
+kill "${PIDS[0]}"; wait "${PIDS[0]}" 2>/dev/null || true
+check "the run loops saw the broker go away" until_ok 10 grep -q "the broker went away" "$W/run1.log"
+sleep 2
+"$MOSQUITTO" -c "$W/mosquitto.conf" -v > "$W/mosquitto2.log" 2>&1 &
+PIDS[0]=$!
+until_ok 10 grep -q "Opening ipv4 listen socket on port $PORT" "$W/mosquitto2.log" || fail "the broker did not start again"
+pw0=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+check "the broker lost its retained reports and the run loops published them again" until_ok 40 sh -c "[ \$(mosquitto_sub -p $PORT -u ana1 -P '$pw0' -t '$P/+/report' -v -W 2 --retained-only 2>/dev/null | grep -c '/report {') = 3 ]"
+b0=$(standing 0 bob2)
+dev 1 task.create task=r2 title=Run > /dev/null; dev 1 task.complete task=r2 > /dev/null
+bob2_up() { [ "$(standing 0 bob2)" -gt "$b0" ]; }
+check "after the broker came back, a task done on bob2's device reaches ana1's" until_ok 30 bob2_up
+for p in "${RUNS[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+check "the run loops stopped cleanly" sh -c "grep -q stopped '$W/run0.log' && grep -q stopped '$W/run2.log'"
+settled_once() { [ "$(settlement 0)" = "$s0" ] && [ "$(settlement 1)" = "$s0" ] && [ "$(settlement 2)" = "$s0" ]; }
+check "still one settlement each, the same" settled_once
+
 # Leaving clears the member's retained report.
 circle 1 leave friends > "$W/leave.log" 2>&1 || true
 pw0=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)

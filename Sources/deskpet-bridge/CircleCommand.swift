@@ -20,6 +20,10 @@ Usage:
   deskpet-bridge circle sync ID   one round: read the circle's retained reports, publish this
         member's report (computed on the device), hand the device the finals, the leaderboard and
         the settlements to make; print the week's leaderboard
+  deskpet-bridge circle run [--interval SECONDS]   keep every joined circle in step until
+        SIGTERM/SIGINT: a round (as sync) whenever a member's report or proposal arrives or the
+        device journals something, and every SECONDS (default 300); survives the broker going
+        away (reconnects, publishes the report again) and the device restarting
   deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start @UNIX_SECONDS
         --end @UNIX_SECONDS --stake COINS [--challenge ID]   propose a challenge to the circle:
         accepted on this device first (its stake held), then published for the others
@@ -62,7 +66,7 @@ func circleMain(_ args: [String]) -> Never {
     }
     guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
     let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
-                                        "list": [], "sync": [], "leave": [], "proposals": [], "accept": [],
+                                        "list": [], "sync": [], "leave": [], "run": ["interval"], "proposals": [], "accept": [],
                                         "propose": ["challenge", "goal", "start", "end", "stake"],
                                         "report": ["broker", "prefix", "circle", "user", "password-file", "out"],
                                         "watch": ["broker", "prefix", "user", "password-file", "metric", "members", "seconds"]]
@@ -134,6 +138,9 @@ func circleMain(_ args: [String]) -> Never {
     }
 
     switch sub {
+    case "run":
+        guard let interval = Int(opts["interval"] ?? "300"), (1...86_400).contains(interval) else { fail("--interval: 1–86400 seconds", 2) }
+        circleRunMain(config: config, state: state, circles: list, interval: interval)
     case "list":
         if list.isEmpty { print("no circles (deskpet-bridge circle join INVITE)") }
         for e in list { print("\(e.circle)  as \(e.member) on \(e.broker) \(e.prefix)  shares \(e.share)\(e.screenGoal > 0 ? " (screen goal \(e.screenGoal) min)" : "")") }
