@@ -14,7 +14,7 @@
 # folder at their own paths, runs the script and powers off.
 #
 # Runs in tools/cross/chroot.sh's Debian 13 chroot (its compiler, kbuild and qemu-aarch64 for busybox and
-# ldconfig), so KIT_DIR must be inside the repository (the chroot sees it as /src). Needs root (the chroot) and
+# ldconfig; KIT_DIR is bound into it, and may be anywhere: a cache folder outlives a CI clone). Needs root and
 # network on the first run (apt, with the kit's own lists and state: the chroot's are left alone). Idempotent;
 # keyed by the kernel version (a new trixie kernel makes a new kernel part; the rest is kept).
 # Environment: KLOOP_KVER=6.12.NN+deb13-arm64 picks a kernel instead of linux-image-arm64's; KLOOP_VERBOSE=1;
@@ -32,12 +32,13 @@ if [ -z "${DESKPET_IN_CROSS_CHROOT:-}" ]; then
   ROOT=$(cd "$HERE/../.." && pwd -P)
   mkdir -p "$1" || die "cannot create $1"
   KIT=$(cd "$1" && pwd -P)
-  case "$KIT" in "$ROOT"/*) ;; *) die "KIT_DIR must be inside the repository ($ROOT): the build runs in the cross chroot, which sees it as /src" ;; esac
   case "$KIT" in *[\ \',\"]* | *$'\n'*) die "KIT_DIR must not contain spaces, quotes or commas: $KIT";; esac
+  # The chroot sees the repository as /src, and a kit elsewhere (say a cache folder) at its own path.
+  case "$KIT" in "$ROOT"/*) IN=/src/${KIT#"$ROOT"/}; BIND= ;; *) IN=$KIT; BIND=$KIT ;; esac
   t0=$(date +%s)
-  "$ROOT/tools/cross/chroot.sh" run env DESKPET_IN_CROSS_CHROOT=1 ${KLOOP_KVER:+KLOOP_KVER=$KLOOP_KVER} \
+  DESKPET_CHROOT_BIND=$BIND "$ROOT/tools/cross/chroot.sh" run env DESKPET_IN_CROSS_CHROOT=1 ${KLOOP_KVER:+KLOOP_KVER=$KLOOP_KVER} \
     ${KLOOP_VERBOSE:+KLOOP_VERBOSE=1} ${DESKPET_MIRROR:+DESKPET_MIRROR=$DESKPET_MIRROR} \
-    tools/kernel-loop/build-kit-arm64.sh "/src/${KIT#"$ROOT"/}" || exit 1
+    tools/kernel-loop/build-kit-arm64.sh "$IN" || exit 1
   # kit.env names the host's paths nowhere (all relative); say where it is
   echo "kit ready: $KIT ($(sed -n 's/^KLOOP_KVER=//p' "$KIT/kit.env"), $(( $(date +%s) - t0 )) s)"
   exit 0
