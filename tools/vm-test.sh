@@ -52,7 +52,7 @@ if [ "$ARCH" = arm64 ]; then
     hardware) products="deskpet-hwtest"; script=$KL/guest-hardware.sh ;;
     daemon|ble) products="deskpet deskpet-hwtest"; script=$KL/guest-$what.sh ;;
     selftest) products=""; script=$KL/guest-selftest.sh ;;
-    installed|power-cut|ble-ctl|image-arm64) echo "vm-test: --arch arm64 $what: not an arm64 mode (docs/kernel-loop.md#arm64)" >&2; exit 2 ;;
+    installed|power-cut|ble-ctl|image-arm64) echo "vm-test: --arch arm64 $what: not an arm64 mode (docs/kernel-loop.md#arm64-the-same-checks-on-an-arm64-kernel)" >&2; exit 2 ;;
     *) products=""; script=$what ;;
   esac
   name=$(basename "$script" .sh); name=${name#guest-}-arm64
