@@ -115,13 +115,29 @@ for n in 0 1 2; do
   circle $n join "$(head -1 "$W/invite-${MEMBERS[$n]}.txt")" --share all > "$W/join$n.log"
 done
 check "three members joined" sh -c "grep -q 'joined friends as ana1' '$W/join0.log' && grep -q 'joined friends as cid3' '$W/join2.log'"
+# The one-time credential (docs/circles.md#the-one-time-credential): each join sent the hash of the
+# member's own password; the broker's owner admits them (the password file rewritten, SIGHUP), and
+# the invites' credentials stop working.
+invpw() { grep -o "$1 '[^']*'" "$W/invite-$1.txt" | tr -d "'" | cut -d' ' -f2; }
+ownpw() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["password"])' "$W/bridge$1/circles.json"; }
+"$BRIDGE" circle admit --passwd "$W/passwd" --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --user course_leader \
+  --password-file "$W/leader.pw" --pid "${PIDS[0]}" > "$W/admit.log" 2>&1 || true
+check "the broker's owner admitted the three members" grep -q "^admitted ana1,bob2,cid3:" "$W/admit.log"
+invite_refused() { ! timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$(invpw ana1)" -q 1 -t "$P/ana1/x" -m x 2>/dev/null; }
+check "the invite's credential no longer works" until_ok 10 invite_refused
+check "the member's own password does" timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$(ownpw 0)" -q 1 -t "$P/ana1/x" -n
+printf 'broker = mqtt://127.0.0.1:%s\nlink = unix:%s\nstate_dir = %s\n' "$PORT" "$W/link0.sock" "$W/bridge-late" > "$W/bridge-late.conf"
+"$BRIDGE" --config "$W/bridge-late.conf" circle join "$(head -1 "$W/invite-bob2.txt")" > "$W/join-again.log" 2>&1 || true
+check "an invite used once is refused at the broker" grep -q "refused the invite's credential" "$W/join-again.log"
+check "admitting again changes nothing" sh -c "'$BRIDGE' circle admit --passwd '$W/passwd' --broker mqtt://127.0.0.1:$PORT --prefix '$P' --user course_leader --password-file '$W/leader.pw' | grep -q '^nobody to admit'"
 # Round 1 publishes every report; round 2 reads them all: the same ranks on each.
 for n in 0 1 2; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
 for n in 0 1 2; do circle $n sync friends > "$W/ranks$n.txt" 2>> "$W/sync.log"; done
 check "every bridge ranks three members" sh -c "[ \$(grep -c '^  [0-9]' '$W/ranks0.txt') = 3 ]"
 check "the same ranks on each device" sh -c "cmp -s '$W/ranks0.txt' '$W/ranks1.txt' && cmp -s '$W/ranks1.txt' '$W/ranks2.txt'"
+check "the first sync retired the invites' credentials on the bridges" sh -c "! grep -q invitePassword '$W/bridge0/circles.json' '$W/bridge2/circles.json'"
 check "the device shows the leaderboard (circle.standing journaled)" sh -c "[ \$(sqlite3 -readonly '$W/pet1/deskpet.db' \"select count(*) from events where type='circle.standing'\") -ge 1 ]"
-check "no title left a device" sh -c "! mosquitto_sub -p $PORT -u ana1 -P \$(grep -o \"ana1 '[^']*'\" '$W/invite-ana1.txt' | tr -d \"'\" | cut -d' ' -f2) -t '$P/#' -v -W 2 --retained-only 2>/dev/null | grep -q Secret"
+check "no title left a device" sh -c "! mosquitto_sub -p $PORT -u ana1 -P '$(ownpw 0)' -t '$P/#' -v -W 2 --retained-only 2>/dev/null | grep -q Secret"
 
 # The course leader's report: a forged write first (refused by the ACL), then the report.
 timeout 5 mosquitto_pub -p "$PORT" -u course_leader -P "$LEADER_PW" -q 1 -r -t "$P/ana1/report" -m '{"member":"ana1"}' 2>/dev/null || true
@@ -139,7 +155,7 @@ check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/rep
 for n in 0 1 2; do clock $n $((T0 + 600)); done
 circle 0 propose friends --challenge ana1-1 --goal tasks:1 --start "@$START" --end "@$END" --stake 5 > "$W/propose.log" 2>> "$W/sync.log"
 # Forged proposals: bob2 on ana1's topic (refused by the broker), bob2 on its own topic in ana1's name (refused by every bridge).
-pwb=$(grep -o "bob2 '[^']*'" "$W/invite-bob2.txt" | tr -d "'" | cut -d' ' -f2)
+pwb=$(ownpw 1)
 forged='{"id":"ana1-9","proposer":"ana1","goal":"tasks:1","start":'$START',"end":'$END',"stake":1000}'
 timeout 5 mosquitto_pub -p "$PORT" -u bob2 -P "$pwb" -q 1 -r -t "$P/ana1/challenge/ana1-9" -m "$forged" 2>/dev/null || true
 timeout 5 mosquitto_pub -p "$PORT" -u bob2 -P "$pwb" -q 1 -r -t "$P/bob2/challenge/ana1-9" -m "$forged" 2>/dev/null || true
@@ -156,7 +172,7 @@ before=()
 for n in 0 1 2; do before+=("$(dev $n pet.pet | field coins)"); done
 # A proposal whose start has passed (published with ana1's credential, not through its device):
 # cid3's device refuses to accept it; nobody holds a stake for it.
-pwa=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+pwa=$(ownpw 0)
 late='{"id":"ana1-5","proposer":"ana1","goal":"tasks:1","start":'$((T0 + 300))',"end":'$((T0 + 300 + 86400))',"stake":5}'
 timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$pwa" -q 1 -r -t "$P/ana1/challenge/ana1-5" -m "$late"
 circle 2 accept friends ana1-5 > "$W/accept-late.log" 2>&1 || true
@@ -214,7 +230,7 @@ sleep 2
 "$MOSQUITTO" -c "$W/mosquitto.conf" -v > "$W/mosquitto2.log" 2>&1 &
 PIDS[0]=$!
 until_ok 10 grep -q "Opening ipv4 listen socket on port $PORT" "$W/mosquitto2.log" || fail "the broker did not start again"
-pw0=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+pw0=$(ownpw 0)
 check "the broker lost its retained reports and the run loops published them again" until_ok 40 sh -c "[ \$(mosquitto_sub -p $PORT -u ana1 -P '$pw0' -t '$P/+/report' -v -W 2 --retained-only 2>/dev/null | grep -c '/report {') = 3 ]"
 b0=$(standing 0 bob2)
 dev 1 task.create task=r2 title=Run > /dev/null; dev 1 task.complete task=r2 > /dev/null
@@ -227,7 +243,7 @@ check "still one settlement each, the same" settled_once
 
 # Leaving clears the member's retained report.
 circle 1 leave friends > "$W/leave.log" 2>&1 || true
-pw0=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+pw0=$(ownpw 0)
 mosquitto_sub -p "$PORT" -u ana1 -P "$pw0" -t "$P/#" -v -W 2 --retained-only > "$W/after-leave.txt" 2>/dev/null || true
 check "bob2 left: its retained report is gone, the others' stay" sh -c "! grep -q '$P/bob2/report' '$W/after-leave.txt' && grep -q '$P/ana1/report' '$W/after-leave.txt'"
 check "bob2's device left the circle" sh -c "[ \$(sqlite3 -readonly '$W/pet1/deskpet.db' \"select count(*) from events where type='circle.left'\") = 1 ]"
