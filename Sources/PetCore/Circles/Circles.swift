@@ -345,9 +345,12 @@ public struct ChallengeTerms: Codable, Sendable, Equatable, Hashable {
 public enum ChallengeOutcome: String, Codable, Sendable, Equatable {
     case succeeded
     case failed
-    /// Left before the end: a forfeit, as a failure.
+    /// Left before the end. No longer given by `settle` (a member that leaves clears its report, so
+    /// only some devices ever see its forfeit: they gave `left` where the others gave `missing`);
+    /// kept so that settlements journaled before still decode.
     case left
-    /// No final report published before the deadline: counted as failed.
+    /// No final that counts: none published before the deadline, or the member left (a forfeit).
+    /// Counted as failed.
     case missing
 }
 
@@ -385,7 +388,8 @@ public struct ChallengeSettlement: Codable, Sendable, Equatable {
             case let p? where p.finalAt.map({ $0 <= terms.finalDeadline }) == true:
                 // A success judged before the end cannot be one (a device judges after the end).
                 let early = p.finalAt.map { $0 < terms.end } ?? true
-                outcomes[m] = p.left ? .left : (p.met && !early ? .succeeded : .failed)
+                // Left: `missing`, as on the devices that never saw the forfeit (docs/circles.md#group-challenges-and-their-settlement).
+                outcomes[m] = p.left ? .missing : (p.met && !early ? .succeeded : .failed)
             default:
                 waiting = true
                 outcomes[m] = .missing
