@@ -147,8 +147,9 @@ cat "$W/report.txt"
 check "the leader's write to a member's topic is refused" grep -q "Denied PUBLISH from .*'$P/ana1/report'" "$W/mosquitto.log"
 check "the leader's report lists the three members" sh -c "grep -q '^ana1 ' '$W/report.txt' && grep -q '^bob2 ' '$W/report.txt' && grep -q '^cid3 ' '$W/report.txt' && grep -q '^3 learner' '$W/report.txt'"
 check "the CSV: a header and one row per member" sh -c "[ \$(wc -l < '$W/report/circle-report.csv') = 4 ] && head -1 '$W/report/circle-report.csv' | grep -q '^member,pet,week,' && grep -q '^cid3,' '$W/report/circle-report.csv'"
+check "the habit score is in the report and the CSV (shared with --share all)" sh -c "grep -q 'habit pts' '$W/report.txt' && head -1 '$W/report/circle-report.csv' | grep -q ',habit_points,habit_days$' && grep -q '^ana1,.*,[0-9][0-9]*,[0-9]$' '$W/report/circle-report.csv'"
 check "no title in the CSV" sh -c "test -s '$W/report/circle-report.csv' && ! grep -q Secret '$W/report/circle-report.csv'"
-check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png"
+check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png" "$W/report/habit-scores.png"
 
 # A challenge over the broker: ana1 proposes one task in a day, 5 coins each (its own device
 # accepts it first); bob2 and cid3 read the proposal from the broker and accept it before its start.

@@ -14,7 +14,7 @@ Usage:
   deskpet-bridge circle invite --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID --member ID
         make an invite for a new member (a fresh password); prints the invite and the broker's
         lines for that member (mosquitto_passwd, ACL)
-  deskpet-bridge circle join INVITE [--share all|none|coins,tasks,streak,focus,screen,course,challenges]
+  deskpet-bridge circle join INVITE [--share all|none|coins,tasks,streak,focus,screen,course,habits,challenges]
         [--screen-goal MINUTES]   join (the device stores the membership and the consent)
   deskpet-bridge circle list      the circles joined and what each is shared
   deskpet-bridge circle sync ID   one round: read the circle's retained reports, publish this
@@ -35,7 +35,7 @@ Usage:
         a course leader's view, no DeskPet needed: read the circle's retained reports (the leader's
         account reads the circle, writes nothing), print the learners' progress; with --out, merge
         this week's rows into DIR/circle-report.csv (one row per member per week) and draw
-        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png
+        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png, DIR/habit-scores.png
   deskpet-bridge circle admit --passwd FILE --broker mqtt[s]://HOST[:PORT] --prefix PREFIX
         [--user NAME --password-file FILE] [--pid PID]
         the broker's owner, on the broker's machine: read the members' join requests, put each
@@ -384,7 +384,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
         try StateFile.writeAtomically(csvPath, Array(CircleReport.csv(all).utf8), mode: 0o644)
         for (name, png) in CircleReport.charts(all) { try StateFile.writeAtomically(out + "/" + name, png, mode: 0o644) }
     } catch { fail("\(out): \(error)", 1) }
-    print("wrote \(csvPath) (\(all.count) rows) and 3 charts in \(out)")
+    print("wrote \(csvPath) (\(all.count) rows) and 4 charts in \(out)")
     exit(0)
 }
 

@@ -88,6 +88,10 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
     /// Course circles: the 66-day course's day and posts read (nil when not on the course).
     public var courseDay: Int?
     public var postsRead: Int?
+    /// The week's habit score (the daily checklist's points summed over the week's days,
+    /// docs/habits.md) and the days of the week with a score (nil when not shared).
+    public var habitWeek: Int?
+    public var habitDays: Int?
     public var challenges: [ChallengeProgress]
 
     public init(member: String, seq: Int, sentAt: Instant, petName: String, level: Int, week: Int, month: Int,
@@ -112,6 +116,8 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
         if counts.contains(where: { $0 < 0 || $0 > 10_000_000 }) { return "a figure" }
         if let d = courseDay, !(0...66).contains(d) { return "course day" }
         if let p = postsRead, !(0...66).contains(p) { return "posts read" }
+        if let h = habitWeek, !(0...10_000_000).contains(h) { return "habit score" }
+        if let d = habitDays, !(0...7).contains(d) { return "habit days" }
         if challenges.count > CircleRules.maxChallenges { return "challenges" }
         if Set(challenges.map(\.challenge)).count != challenges.count { return "challenges" }
         return nil
@@ -128,7 +134,8 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
     private var orderKey: [Int64] {
         var k: [Int64] = [sentAt.seconds, Int64(level), Int64(week), Int64(month), Int64(coinsWeek), Int64(coinsMonth),
                           Int64(tasksWeek), Int64(focusWeek), Int64(focusMonth), Int64(screenWeek), Int64(screenMonth),
-                          Int64(screenGoal), Int64(streak), Int64(courseDay ?? -1), Int64(postsRead ?? -1)]
+                          Int64(screenGoal), Int64(streak), Int64(courseDay ?? -1), Int64(postsRead ?? -1),
+                          Int64(habitWeek ?? -1), Int64(habitDays ?? -1)]
         k += petName.unicodeScalars.map { Int64($0.value) }
         k.append(-1)
         for c in challenges.sorted(by: { $0.challenge < $1.challenge }) {
