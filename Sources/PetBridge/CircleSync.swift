@@ -78,7 +78,7 @@ public struct CircleSync {
 
     /// What to hand the device after taking in every retained report and `own` (the device's
     /// report, as published): name and fields of each command, in order.
-    public func commands(own: MemberReport, metric: LeaderboardMetric = .coins) -> [(name: String, fields: [String: String])] {
+    public func commands(own: MemberReport) -> [(name: String, fields: [String: String])] {
         var out: [(String, [String: String])] = []
         let mine = own.challenges.map(\.challenge)
         for ch in mine {
@@ -88,12 +88,7 @@ public struct CircleSync {
                                              "value": "\(p.value)", "final_at": "@\(at.seconds)", "left": p.left ? "yes" : "no"]))
             }
         }
-        let rows = Leaderboard.rank(board, metric: metric, period: .week, week: own.week, month: own.month)
-        var shown = Array(rows.prefix(CircleLedgerRules.maxRows - 1))
-        if !shown.contains(where: { $0.member == own.member }), let me = rows.first(where: { $0.member == own.member }) { shown.append(me) }
-        let text = shown.map(\.standingText).joined(separator: ";")
-        out.append(("circle.standing", ["circle": entry.circle, "metric": metric.rawValue, "period": "week", "number": "\(own.week)",
-                                        "ranked": "\(rows.count)", "rows": text]))
+        out += standingCommands(own: own)
         for p in own.challenges where p.isFinal && !p.left {
             out.append(("circle.settle", ["circle": entry.circle, "challenge": p.challenge,
                                           "members": members(of: p.challenge, own: own.member).joined(separator: ",")]))
