@@ -216,8 +216,15 @@ for n in 0 1; do clock $n $((DEADLINE + 7200)); done
 RUNS=()
 for n in 0 1 2; do "$BRIDGE" --config "$W/bridge$n.conf" circle run --interval 120 > "$W/run$n.log" 2>&1 & RUNS+=($!); PIDS+=($!); done
 # standing N MEMBER: MEMBER's value in device N's latest leaderboard (circle.standing), or -1.
-standing() { sqlite3 -readonly "$W/pet$1/deskpet.db" "select payload from events where type='circle.standing' order by rowid desc limit 1" 2>/dev/null \
-  | python3 -c 'import json,sys; t=sys.stdin.read().strip(); rows=json.loads(t)["standing"]["rows"] if t else []; print(next((r["value"] for r in rows if r["member"]==sys.argv[1]), -1))' "$2"; }
+standing() { sqlite3 -readonly "$W/pet$1/deskpet.db" "select payload from events where type='circle.standing' order by rowid desc" 2>/dev/null \
+  | python3 -c '
+import json, sys
+for line in sys.stdin:
+    s = json.loads(line)["standing"]
+    if s["metric"] == "coins" and s["period"] == "week":
+        print(next((r["value"] for r in s["rows"] if r["member"] == sys.argv[1]), -1)); break
+else:
+    print(-1)' "$2"; }
 check "three run loops show the circle" until_ok 30 sh -c "grep -q 'circle friends: 1\\. ' '$W/run0.log' && grep -q 'circle friends: 1\\. ' '$W/run2.log'"
 a0=$(standing 1 ana1)
 dev 0 task.create task=r1 title=Run > /dev/null; dev 0 task.complete task=r1 > /dev/null
