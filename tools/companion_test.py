@@ -649,7 +649,7 @@ async def circles(b, binary, tmp, out_dir):
         check(shares.get('coins') == 'shared' and shares.get('challenges') == 'shared' and shares.get('tasks') == 'not shared' and shares.get('screen') == 'not shared',
               f'the consent for this circle: {shares}')
         await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
-        await b.screenshot(os.path.join(out_dir, 'circles-light.png'))
+        await b.screenshot(os.path.join(out_dir, 'circles-board-light.png'))
         # Keyboard: every control in the tab order and labelled.
         k = await b.js('(() => { const f = [...document.querySelectorAll("main a[href], main button, main input, main textarea, main summary")].filter(e => e.offsetParent !== null); return {n: f.length, neg: f.filter(e => e.tabIndex < 0).length}; })()')
         check(k['n'] >= 5 and k['neg'] == 0, f'keyboard: {k["n"]} controls on Circles, none out of the tab order')
@@ -658,7 +658,7 @@ async def circles(b, binary, tmp, out_dir):
             r = await b.js(CONTRAST_JS)
             check(not r['bad'] and r['n'] > 10, f'contrast ≥ 4.5:1, circles with data ({theme}): {r["n"]} texts' + (f', failing {r["bad"][:4]}' if r['bad'] else ''))
         await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
-        await b.screenshot(os.path.join(out_dir, 'circles-dark.png'))
+        await b.screenshot(os.path.join(out_dir, 'circles-board-dark.png'))
         await set_theme(b, 'light')
         # Joining: a pasted invite becomes the bridge's command (a damaged one is refused in words).
         await b.js('(document.getElementById("circle-join").open = true, true)')
