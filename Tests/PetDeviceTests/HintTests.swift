@@ -68,7 +68,7 @@ extension InputLayoutTests {
             out.append(nav)
             for seq in seqs {
                 var n = nav
-                for g in seq { if let p = layout.input(for: g) { _ = n.handle(p, state: state, now: now) } }
+                _ = n.gesture(seq, layout, state: state, now: now)
                 queue.append(n)
             }
         }
@@ -100,7 +100,7 @@ extension InputLayoutTests {
                     }
                     var n = nav
                     var effects: [NavEffect] = []
-                    for g in seq { if let p = layout.input(for: g) { effects += n.handle(p, state: state, now: now) } }
+                    effects += n.gesture(seq, layout, state: state, now: now)
                     if let why = does(h.verb, before: nav, after: n, effects: effects) {
                         XCTFail("\(layout) \(place): '\(h.text)' does not: \(why)")
                     }

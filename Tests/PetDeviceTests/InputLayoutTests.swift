@@ -199,10 +199,7 @@ final class InputLayoutTests: XCTestCase {
             i += 1
             for seq in seqs {
                 var next = nav
-                for g in seq {
-                    guard let p = layout.input(for: g) else { continue }
-                    for e in next.handle(p, state: state, now: now) { actions.insert(kind(e, state)) }
-                }
+                for e in next.gesture(seq, layout, state: state, now: now) { actions.insert(kind(e, state)) }
                 screens.insert(next.ui.screen)
                 if seen.insert(key(next.ui)).inserted { queue.append(next) }
             }
@@ -242,11 +239,8 @@ final class InputLayoutTests: XCTestCase {
                     for nav in frontier {
                         for seq in sequences(layout) {
                             var n = nav
-                            for g in seq {
-                                guard let p = layout.input(for: g) else { continue }
-                                if n.handle(p, state: state, now: t).contains(.send(.completeTask(id: "tea"))) {
-                                    found = presses; break depth
-                                }
+                            if n.gesture(seq, layout, state: state, now: t).contains(.send(.completeTask(id: "tea"))) {
+                                found = presses; break depth
                             }
                             next.append(n)
                         }
@@ -256,5 +250,16 @@ final class InputLayoutTests: XCTestCase {
                 XCTAssertEqual(found, 2, "\(layout), \(asleep ? "asleep" : "boot screen"): wake/dismiss + hold select")
             }
         }
+    }
+}
+
+extension Navigator {
+    /// One whole gesture as a board gives it (`InputLayoutTests.sequences`: a hold or double tap
+    /// begins with its tap), then time passes: a tap that waited (`pendingTap`) acts once the
+    /// gesture is over, as the device commits it when the double-tap window has passed.
+    mutating func gesture(_ seq: [Gesture], _ layout: InputLayout, state: PetState, now: Instant) -> [NavEffect] {
+        var effects: [NavEffect] = []
+        for g in seq { if let p = layout.input(for: g) { effects += handle(p, state: state, now: now) } }
+        return effects + commitTap(state: state, now: now)
     }
 }
