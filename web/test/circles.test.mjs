@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseInvite, joinCommand, metricValue, goalText, SHARES } from '../js/circles.mjs';
+import { parseInvite, joinCommand, metricValue, goalText, progressText, SHARES } from '../js/circles.mjs';
 
 const invite = (lines) => `dpc1.${Buffer.from(lines.join('\n')).toString('base64url')}`;
 const good = ['mqtts://broker.example:8883', 'deskpet-circles/friends', 'friends', 'ana1', 'Zm9vYmFyYmF6cXV4LWFiYw'];
@@ -40,4 +40,7 @@ test('values are written as the device writes them', () => {
   assert.equal(metricValue('streak', 1), '1 day');
   assert.equal(goalText('tasks:5'), '5 tasks done in the window');
   assert.equal(goalText('screen:60'), 'screen time under 60 min every day');
+  assert.equal(progressText('tasks:5', 2), '2 of 5 tasks done');
+  assert.equal(progressText('focus:20', 1), '1 day met');
+  assert.equal(progressText('habit', 0), '0 days met');
 });
