@@ -51,16 +51,16 @@ enum ShopScreen {
 extension ShopScreen: ScreenDefinition {
     static let title = "Shop"
     static let icon = [
-        "...XXXX...",
-        "..X....X..",
-        "..X....X..",
-        "XXXXXXXXXX",
-        "X........X",
-        "X.XX..XX.X",
-        "X........X",
-        "X........X",
-        "X........X",
-        "XXXXXXXXXX"]
+        "XX........",
+        ".X........",
+        ".XXXXXXXXX",
+        ".XX.X.X.XX",
+        ".XXXXXXXXX",
+        "..X.X.X.X.",
+        "..XXXXXXX.",
+        "..X.......",
+        "..XXXXXXXX",
+        "...XX..XX."]
 
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
         let content = m.content, hints = HintBar.height(profile)
