@@ -20,18 +20,35 @@ Usage:
   deskpet-bridge circle sync ID   one round: read the circle's retained reports, publish this
         member's report (computed on the device), hand the device the finals, the leaderboard and
         the settlements to make; print the week's leaderboard
+  deskpet-bridge circle run [--interval SECONDS]   keep every joined circle in step until
+        SIGTERM/SIGINT: a round (as sync) whenever a member's report or proposal arrives or the
+        device journals something, and every SECONDS (default 300); survives the broker going
+        away (reconnects, publishes the report again) and the device restarting
+  deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start @UNIX_SECONDS
+        --end @UNIX_SECONDS --stake COINS [--challenge ID]   propose a challenge to the circle:
+        accepted on this device first (its stake held), then published for the others
+  deskpet-bridge circle proposals ID   the circle's open proposals and who accepted each
+  deskpet-bridge circle accept ID CHALLENGE   accept a proposal read from the broker, before its
+        start (the device holds the stake; the member's report then lists it)
   deskpet-bridge circle report --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID
         [--user NAME --password-file FILE] [--out DIR]
         a course leader's view, no DeskPet needed: read the circle's retained reports (the leader's
         account reads the circle, writes nothing), print the learners' progress; with --out, merge
         this week's rows into DIR/circle-report.csv (one row per member per week) and draw
         DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png
+  deskpet-bridge circle watch --broker mqtt[s]://HOST[:PORT] --prefix PREFIX[,PREFIX…]
+        [--user NAME --password-file FILE] [--metric coins|focus|screen|streak] [--members N]
+        [--seconds S]   follow circles' week leaderboards live, no DeskPet needed: a line
+        "UNIX_MS PREFIX RANKED RANK:MEMBER:VALUE;…" each time one changes; stops after S seconds
+        (exit 1 if --members was not reached), once N members are held, or on SIGINT/SIGTERM,
+        printing the members held and the peak memory
   deskpet-bridge circle leave ID  publish the report with every running challenge left, clear the
         member's retained report, leave on the device, forget the circle
 
 Options: --config FILE (as for the bridge: the link, the state folder), --help.
 """
 
+@MainActor
 func circleMain(_ args: [String]) -> Never {
     var configPath = BridgeConfig.defaultPath
     var opts: [String: String] = [:]
@@ -49,8 +66,10 @@ func circleMain(_ args: [String]) -> Never {
     }
     guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
     let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
-                                        "list": [], "sync": [], "leave": [],
-                                        "report": ["broker", "prefix", "circle", "user", "password-file", "out"]]
+                                        "list": [], "sync": [], "leave": [], "run": ["interval"], "proposals": [], "accept": [],
+                                        "propose": ["challenge", "goal", "start", "end", "stake"],
+                                        "report": ["broker", "prefix", "circle", "user", "password-file", "out"],
+                                        "watch": ["broker", "prefix", "user", "password-file", "metric", "members", "seconds"]]
     guard let allowed = known[sub] else { fail("unknown circle command '\(sub.prefix(32))' (see circle --help)", 2) }
     for k in opts.keys where !allowed.contains(k) { fail("circle \(sub) takes no --\(k.prefix(32))", 2) }
 
@@ -70,6 +89,7 @@ func circleMain(_ args: [String]) -> Never {
     }
 
     if sub == "report" { circleReportMain(opts) }
+    if sub == "watch" { circleWatchMain(opts) }
 
     let config: BridgeConfig
     do {
@@ -118,6 +138,9 @@ func circleMain(_ args: [String]) -> Never {
     }
 
     switch sub {
+    case "run":
+        guard let interval = Int(opts["interval"] ?? "300"), (1...86_400).contains(interval) else { fail("--interval: 1–86400 seconds", 2) }
+        circleRunMain(config: config, state: state, circles: list, interval: interval)
     case "list":
         if list.isEmpty { print("no circles (deskpet-bridge circle join INVITE)") }
         for e in list { print("\(e.circle)  as \(e.member) on \(e.broker) \(e.prefix)  shares \(e.share)\(e.screenGoal > 0 ? " (screen goal \(e.screenGoal) min)" : "")") }
@@ -148,8 +171,14 @@ func circleMain(_ args: [String]) -> Never {
         let c = device()
         let own = ownReport(c, circle: e.circle, leaving: leaving)
         var sync = CircleSync(entry: e)
-        let payloads = circleExchange(e, config: config, publish: [(e.reportTopic, CircleSync.encode(own))] + (leaving ? [(e.reportTopic, [])] : []),
-                                      collect: !leaving)
+        let payloads = circleExchange(e, config: config, publish: [(e.reportTopic, CircleSync.encode(own))]
+                                      + (leaving ? [(e.reportTopic, []), ("\(e.prefix)/\(e.member)/status", [])] : []), collect: true)
+        for (t, p) in payloads { sync.receive(topic: t, payload: p) }
+        // The member's own proposals: withdrawn when leaving, and once started (accepting is over).
+        let withdraw = sync.proposals.values.filter { $0.proposer == e.member && (leaving || $0.start <= own.sentAt) }
+        if !withdraw.isEmpty {
+            _ = circleExchange(e, config: config, publish: withdraw.map { (sync.proposalTopic($0), []) }, collect: false)
+        }
         if leaving {
             let r = command(c, "circle.leave", ["circle": e.circle], id: "cl-\(e.circle)-\(Int64(time(nil)))")
             if !r.ok && r.code != ErrorCode.notFound { fail("the device refused to leave: \(r.code ?? "?") (the report is cleared)", 1) }
@@ -158,7 +187,6 @@ func circleMain(_ args: [String]) -> Never {
             print("left \(e.circle); its retained report is cleared")
             exit(0)
         }
-        for (t, p) in payloads { sync.receive(topic: t, payload: p) }
         sync.receive(topic: e.reportTopic, payload: CircleSync.encode(own))
         var n = 0
         for (name, fields) in sync.commands(own: own) {
@@ -172,6 +200,52 @@ func circleMain(_ args: [String]) -> Never {
         for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: own.week, month: own.month) {
             print("  \(row.rank). \(row.member) \(row.petName) \(row.value)")
         }
+        let held = Set(own.challenges.map(\.challenge))
+        for t in sync.proposals.values.sorted(by: { $0.id < $1.id }) where !held.contains(t.id) && own.sentAt < t.start {
+            print("proposed: \(proposalText(t)) — accept with: deskpet-bridge circle accept \(e.circle) \(t.id)")
+        }
+        exit(0)
+    case "proposals":
+        guard positional.count == 2 else { fail("circle proposals needs the circle's id", 2) }
+        let e = entry(positional[1])
+        var sync = CircleSync(entry: e)
+        for (t, p) in circleExchange(e, config: config, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
+        if sync.proposals.isEmpty { print("no open proposals in \(e.circle)") }
+        for t in sync.proposals.values.sorted(by: { $0.id < $1.id }) {
+            let accepted = sync.board.reports.values.filter { r in r.challenges.contains { $0.challenge == t.id } }.map(\.member).sorted()
+            print("\(proposalText(t)); accepted by \(accepted.isEmpty ? "nobody yet" : accepted.joined(separator: ","))")
+        }
+        if !sync.refused.isEmpty { say("circle \(e.circle): \(sync.refused.count) message(s) refused") }
+        exit(0)
+    case "propose", "accept":
+        let e = entry(positional.count > 1 ? positional[1] : nil)
+        var sync = CircleSync(entry: e)
+        for (t, p) in circleExchange(e, config: config, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
+        let terms: ChallengeTerms
+        if sub == "accept" {
+            guard positional.count == 3 else { fail("circle accept needs the circle's id and the challenge's", 2) }
+            guard let t = sync.proposals[positional[2]] else { fail("no proposal \(positional[2].prefix(48)) in \(e.circle) (circle proposals \(e.circle))", 1) }
+            terms = t
+        } else {
+            guard positional.count == 2 else { fail("circle propose needs the circle's id", 2) }
+            guard let g = opts["goal"], let goal = ChallengeGoal(text: g) else { fail("--goal: tasks:N, habit, focus:M or screen:M", 2) }
+            guard let start = instant(opts["start"]), let end = instant(opts["end"]) else { fail("--start and --end: @UNIX_SECONDS", 2) }
+            guard let stake = Int(opts["stake"] ?? "") else { fail("--stake: coins each (\(CircleRules.stakeRange.lowerBound)–\(CircleRules.stakeRange.upperBound))", 2) }
+            let id = opts["challenge"] ?? "\(e.member)-\(start.seconds / 60)"
+            terms = ChallengeTerms(id: id, proposer: e.member, goal: goal, start: start, end: end, stake: stake)
+            if let p = terms.problem() { fail("the proposal breaks the rules: \(p) (docs/circles.md#limits)", 2) }
+            if let out = sync.proposals[id], out != terms { fail("\(id) is already proposed with other terms: choose another --challenge", 1) }
+        }
+        let c = device()
+        let r = command(c, "circle.accept", ["circle": e.circle, "challenge": terms.id, "proposer": terms.proposer, "goal": terms.goal.text,
+                                             "start": "@\(terms.start.seconds)", "end": "@\(terms.end.seconds)", "stake": "\(terms.stake)"],
+                        id: "ca-\(e.circle)-\(terms.id)")
+        guard r.ok else { fail("the device refused to \(sub): \(r.code ?? "?")", 1) }
+        // The report now lists the challenge: that is the acceptance the others see.
+        let own = ownReport(c, circle: e.circle, leaving: false)
+        _ = circleExchange(e, config: config, publish: (sub == "propose" ? [(sync.proposalTopic(terms), CircleSync.encode(terms))] : [])
+                           + [(e.reportTopic, CircleSync.encode(own))], collect: false)
+        print("\(sub == "propose" ? "proposed" : "accepted") \(proposalText(terms)); the stake is held on the device")
         exit(0)
     default:
         fail("unknown circle command", 2)
@@ -208,7 +282,7 @@ func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [
                     let (mid, err) = mqtt.publish(topic: t, payload: payload, retain: true)
                     if let mid { pending.insert(mid) } else { fail("mqtt: publish failed: \(err ?? "?")", 1) }
                 }
-                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report"]) { fail("mqtt: \(err)", 1) }
+                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report", "\(e.prefix)/+/challenge/+"], qos: 0) { fail("mqtt: \(err)", 1) }
             case .published(let mid): pending.remove(mid)
             case let .message(t, payload, _): got.append((t, payload)); quietSince = BridgeRunner.nowMs()
             default: break
@@ -226,19 +300,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
     guard let broker = opts["broker"], let prefix = opts["prefix"], let circle = opts["circle"] else {
         fail("circle report needs --broker, --prefix and --circle", 2)
     }
-    // The leader's account: any MQTT username (a name that is no member id is best: nothing it
-    // could write below its own name is taken for a member's report).
-    let user = opts["user"] ?? "course_leader"
-    guard (1...64).contains(user.utf8.count), user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "/" && $0 != "+" && $0 != "#" }) else {
-        fail("--user: 1–64 printable characters, no / + #", 2)
-    }
-    var password = ""
-    if let pf = opts["password-file"] {
-        do {
-            guard let text = try StateFile.read(pf, limit: 4096) else { fail("\(pf): no such file", 2) }
-            password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-        } catch { fail("\(pf): \(error)", 2) }
-    } else if opts["user"] != nil { fail("--user needs --password-file", 2) }
+    let (user, password) = readerAccount(opts)
     let invite = CircleInvite(broker: broker, prefix: prefix, circle: circle, member: user, password: password.isEmpty ? "-" : password)
     if let p = invite.problem(), p != "password", p != "member" { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
     var entry = CircleEntry(invite: invite, share: "none", screenGoal: 0)
@@ -269,4 +331,94 @@ func circleReportMain(_ opts: [String: String]) -> Never {
     } catch { fail("\(out): \(error)", 1) }
     print("wrote \(csvPath) (\(all.count) rows) and 3 charts in \(out)")
     exit(0)
+}
+
+/// The account of a reader of circles (`circle report`, `circle watch`): `--user` (default
+/// `course_leader`) and the first line of `--password-file`. Any MQTT username; a name that is no
+/// member id is best: nothing it could write below its own name is taken for a member's report.
+func readerAccount(_ opts: [String: String]) -> (user: String, password: String) {
+    let user = opts["user"] ?? "course_leader"
+    guard (1...64).contains(user.utf8.count), user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "/" && $0 != "+" && $0 != "#" }) else {
+        fail("--user: 1–64 printable characters, no / + #", 2)
+    }
+    var password = ""
+    if let pf = opts["password-file"] {
+        do {
+            guard let text = try StateFile.read(pf, limit: 4096) else { fail("\(pf): no such file", 2) }
+            password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        } catch { fail("\(pf): \(error)", 2) }
+    } else if opts["user"] != nil { fail("--user needs --password-file", 2) }
+    return (user, password)
+}
+
+/// `circle watch` (docs/circles.md#watching-circles): follows circles' leaderboards as reports
+/// arrive, through the reports' ingestion of `circle sync` (`CircleWatch`); survives the broker
+/// going away (the library reconnects, the subscriptions are made again on each connection).
+@MainActor
+func circleWatchMain(_ opts: [String: String]) -> Never {
+    guard let broker = opts["broker"], let prefixList = opts["prefix"] else { fail("circle watch needs --broker and --prefix", 2) }
+    guard let metric = LeaderboardMetric(rawValue: opts["metric"] ?? "coins") else { fail("--metric: coins, focus, screen or streak", 2) }
+    guard let target = Int(opts["members"] ?? "0"), target >= 0, let seconds = Int(opts["seconds"] ?? "0"), (0...86_400).contains(seconds) else {
+        fail("--members: a count; --seconds: 0–86400", 2)
+    }
+    let (user, password) = readerAccount(opts)
+    var watch: CircleWatch
+    do { watch = try CircleWatch(broker: broker, prefixes: prefixList.split(separator: ",").map(String.init), metric: metric) }
+    catch { fail(error.description, 2) }
+    var c: BridgeConfig
+    do { c = try BridgeConfig.parse("broker = \(broker)\n", file: "circle watch") } catch { fail(error.description, 2) }
+    c.username = user
+    c.clientID = "deskpet-watch-\(user)-\(getpid())"
+    let mqtt: MQTTClient
+    do { mqtt = try MQTTClient(config: c, password: password.isEmpty ? nil : password,
+                               willTopic: "\(watch.circles[0].entry.prefix)/\(user)/status", maxPayload: 16 << 10) }
+    catch { fail(error.description, 1) }
+    signal(SIGINT, onSignal)
+    signal(SIGTERM, onSignal)
+    do { if let note = try mqtt.start(keepalive: 30) { say("mqtt: " + note) } } catch { fail(error.description, 1) }
+    let start = BridgeRunner.nowMs()
+    var oversized = 0
+    var reached = false
+    while stopRequested == 0 {
+        if seconds > 0 && BridgeRunner.nowMs() - start >= Int64(seconds) * 1000 { break }
+        var p = pollfd(fd: mqtt.wakeFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, 200)
+        for ev in mqtt.drain() {
+            switch ev {
+            case let .connected(rc, _) where rc != 0: fail("the broker refused the connection: \(MQTTClient.connackText(rc))", 1)
+            case .connected:
+                if let err = mqtt.subscribe(watch.topics, qos: 0) { fail("mqtt: \(err)", 1) }
+            case .disconnected(let rc) where rc != 0: say("mqtt: the broker went away (\(rc)); reconnecting")
+            case let .message(t, payload, _): watch.receive(topic: t, payload: payload)
+            case .oversized: oversized += 1
+            default: break
+            }
+        }
+        let changes = watch.changes()
+        if !changes.isEmpty {
+            var ts = timespec(); clock_gettime(CLOCK_REALTIME, &ts)
+            let ms = Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+            for ch in changes { print("\(ms) \(ch.prefix) \(ch.ranked) \(ch.rows)") }
+            fflush(nil)
+        }
+        if target > 0 && watch.membersHeld >= target { reached = true; break }
+    }
+    mqtt.stop()
+    var ru = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &ru)
+    if watch.refusedCount + oversized > 0 { say("circle watch: \(watch.refusedCount + oversized) report(s) refused") }
+    print("held \(watch.circles.count) circle(s), \(watch.membersHeld) member(s); peak_rss_kib \(ru.ru_maxrss)")
+    exit(target > 0 && !reached && stopRequested == 0 ? 1 : 0)
+}
+
+/// `@UNIX_SECONDS` as an instant.
+func instant(_ s: String?) -> Instant? {
+    guard let s, s.hasPrefix("@"), let v = Int64(s.dropFirst()) else { return nil }
+    let i = Instant(v)
+    return TimeRange.contains(i) ? i : nil
+}
+
+/// A proposal in a line: id, proposer, goal, window, stake.
+func proposalText(_ t: ChallengeTerms) -> String {
+    "\(t.id) by \(t.proposer): \(t.goal.text) from @\(t.start.seconds) for \((t.end - t.start) / Seconds.day) day(s), stake \(t.stake) each"
 }

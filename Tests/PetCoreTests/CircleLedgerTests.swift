@@ -240,7 +240,7 @@ final class CircleLedgerTests: XCTestCase {
         var h = device("ana1")
         let rows = "1:ana1:40:Pip;2:bob2:30:B%3Bob %25;2:cid3:30:Cid"
         h.ok("circle.standing", ["circle": "friends", "metric": "coins", "period": "week", "number": "20513", "ranked": "3", "rows": rows])
-        let s = h.state.circles.standings["friends"]!
+        let s = h.state.circles.standing("friends", .coins, .week)!
         XCTAssertEqual(s.rows.map(\.petName), ["Pip", "B;ob %", "Cid"])
         XCTAssertEqual(s.rows.map(\.rank), [1, 2, 2])
         XCTAssertTrue(h.send2("circle.standing", ["circle": "friends", "metric": "coins", "period": "week", "number": "20513",

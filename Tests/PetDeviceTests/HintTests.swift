@@ -27,7 +27,7 @@ extension InputLayoutTests {
         switch verb {
         case .up, .down: ok = key(a) != key(b) || a.detailTaskID != b.detailTaskID
         case .pagePrevious, .pageNext: ok = a.statsPage != b.statsPage
-        case .tab: ok = a.shopTab != b.shopTab
+        case .tab: ok = a.shopTab != b.shopTab || a.circleTab != b.circleTab
         case .open(let s): ok = a.screen == s && a.menu == nil
         case .menu: ok = a.menu != nil && b.menu == nil
         case .close: ok = a.menu == nil && a.screen == b.screen

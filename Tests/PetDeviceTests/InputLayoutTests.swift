@@ -124,6 +124,12 @@ final class InputLayoutTests: XCTestCase {
         try send("habit.check", ["habit": "read"])
         try send("commitment.add", ["commitment": "meet", "kind": "on-time", "at": "2026-04-08 10:00", "stake": "5"])
         try send("quit.start", ["goal-days": "5"])
+        // Two circles, so the Circle screen's tab (the next circle) is searched too.
+        for circle in ["friends", "work"] {
+            try send("circle.join", ["circle": circle, "member": "me01", "share": "all"])
+            try send("circle.standing", ["circle": circle, "metric": "coins", "period": "week", "number": "20549", "ranked": "2",
+                                         "rows": "1:me01:40:Pip;2:bob2:30:Bob"])
+        }
         return (app.state, t0)
     }
 
@@ -165,6 +171,7 @@ final class InputLayoutTests: XCTestCase {
         switch u.screen {
         case .stats: k += "|p\(u.statsPage)"
         case .shop: k += "|t\(u.shopTab)"
+        case .circle: k += "|k\(u.circleTab)"
         case .taskDetail: k += "|d\(u.detailTaskID ?? "")"
         case .urgeLog: k += "|u\(u.urgeTrigger),\(u.urgeOutcome ?? -1)"
         case .settings: k += "|e\(u.editingSetting),\(u.editValue)"

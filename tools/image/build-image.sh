@@ -2,27 +2,27 @@
 # tools/image/build-image.sh [--deb DEB] [--out DIR] — the SD-card image for a Raspberry Pi 3, 4 or Zero 2 W:
 # .build/image/deskpet-<version>-arm64.img.xz (docs/install.md).
 #
-# Made from Debian's own packages only: a Debian 13 (trixie) arm64 root (debootstrap minbase, then
+# Made from Debian's own packages only: a Debian 13 (trixie) arm64 root (mmdebstrap minbase +
 # tools/image/packages.list: linux-image-arm64, raspi-firmware, systemd, wpasupplicant, openssh-server, the Pi's
-# Wi-Fi/Bluetooth firmware, ...), the arm64 DeskPet package installed with apt and enabled, SPI and I2C on
-# in config.txt, and a first-boot file on the FAT partition (deskpet.toml: board, Wi-Fi, hostname, time
-# zone, SSH key, user) that deskpet-firstboot.service reads once and applies (tools/image/rootfs/).
+# Wi-Fi/Bluetooth firmware, ...), the arm64 DeskPet package installed with apt and enabled, SPI on (our overlay
+# overlays/deskpet-spi0.dts) and I2C on, and a first-boot file on the FAT partition (deskpet.toml: board, Wi-Fi,
+# hostname, time zone, SSH key) that deskpet-firstboot.service reads once and applies (tools/image/rootfs/).
 # Two partitions (MBR, as the Pi's boot ROM wants): FAT32 RASPIFIRM (512 MiB, /boot/firmware) and ext4
 # RASPIROOT (grown to the card's size on the first boot). No loop devices: mke2fs -d and mtools.
 #   --deb DEB   the arm64 package (default: tools/build-deb.sh --arch arm64 makes it)
 #   --out DIR   where the image goes (default .build/image); also writes the uncompressed .img's
 #               partition table and the root's package list (manifest) next to it
 #   --root-only only make (or check) the cached arm64 root; no package needed
-# The arm64 root is cached in $DESKPET_BUILD_CACHE (default /var/cache/deskpet-build), keyed by a hash of
-# packages.list. Cold it is slow: everything arm64 runs under qemu-user (on this machine, 2 shared cores: debootstrap's
-# second stage ~60 min, then the packages, systemd-hwdb and the kernel's initramfs another 60+ min); warm: not yet measured.
-# DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder.
+# The arm64 root is cached as a tarball in $DESKPET_BUILD_CACHE (default /var/cache/deskpet-build), keyed by a hash
+# of packages.list and ROOT_FORMAT; figures (cold root, per image, xz) in docs/install.md#figures-and-state.
+# DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder; DESKPET_XZ_LEVEL (default 6).
 # Needs root (chroot), an arm64 binfmt handler (apt-get install qemu-user-static binfmt-support), and:
-# apt-get install debootstrap e2fsprogs dosfstools mtools fdisk xz-utils. $DESKPET_MIRROR as for the chroot.
+# apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils zstd cpio device-tree-compiler udev.
+# $DESKPET_MIRROR (default http://deb.debian.org/debian), $DESKPET_SECURITY_MIRROR.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=$(cd "$HERE/../.." && pwd -P)
-ROOT_FORMAT=1
+ROOT_FORMAT=2
 CACHE=${DESKPET_BUILD_CACHE:-/var/cache/deskpet-build}
 MIRROR=${DESKPET_MIRROR:-http://deb.debian.org/debian}
 OUT=$ROOT/.build/image
@@ -33,15 +33,15 @@ while [ $# -gt 0 ]; do
     --deb) DEB=$(readlink -f "${2:?--deb needs a file}"); shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --root-only) ROOT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build-image: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 die() { echo "build-image: $*" >&2; exit 1; }
 say() { printf '%s build-image: %s\n' "$(date +%T)" "$*" >&2; }
-[ "$(id -u)" -eq 0 ] || die "needs root (chroot, debootstrap)"
-for t in debootstrap mke2fs mkfs.vfat mcopy sfdisk xz unshare; do
-  command -v $t >/dev/null || die "$t missing (apt-get install debootstrap e2fsprogs dosfstools mtools fdisk xz-utils)"
+[ "$(id -u)" -eq 0 ] || die "needs root (chroot, mmdebstrap --mode=root)"
+for t in mke2fs mkfs.vfat mcopy sfdisk xz zstd cpio unshare dtc fdtoverlay fdtget; do
+  command -v $t >/dev/null || die "$t missing (apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils zstd cpio device-tree-compiler)"
 done
 # An arm64 program must run here (binfmt): the chroot's apt, dpkg and maintainer scripts are arm64.
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || { mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null; update-binfmts --enable qemu-aarch64 2>/dev/null || true; }
@@ -71,39 +71,50 @@ in_root() {
 }
 
 # ---- 1. the cached arm64 root ------------------------------------------------------------------------
+# mmdebstrap, not debootstrap: apt resolves and downloads natively on this host, so only dpkg and the maintainer
+# scripts run under qemu-user; docs, man pages and translations are never unpacked (path-exclude, kept in the image
+# so later upgrades skip them too). The two heavy steps that gain nothing from emulation are moved out of the
+# package installs: update-initramfs and systemd-hwdb are diverted to no-ops while apt runs (the kernel's postinst
+# and the initramfs trigger would make the initramfs two or three times over), then the hardware database is
+# compiled once by this host's native systemd-hwdb (same file format) and the initramfs made once, under qemu-user,
+# with zstd (Debian 13's default compressor).
 KEY=$( (echo "format $ROOT_FORMAT"; grep -v '^#' "$HERE/packages.list") | sha256sum | cut -c1-16)
 TARBALL=$CACHE/image-root-trixie-arm64-$KEY.tar
 mkdir -p "$CACHE"
 if [ ! -s "$TARBALL" ]; then
-  tmp=$CACHE/image-root-$KEY.partial
-  # A partial root whose debootstrap finished (the stamp) is resumed: the second stage under qemu-user is the
-  # slow part (~15-60 min), and an interrupted apt-get install is finished by dpkg --configure -a below.
-  if [ -f "$tmp/.deskpet-debootstrapped" ]; then
-    say "resuming the partial arm64 root $tmp (its debootstrap finished)"
-  else
-    rm -rf "$tmp"; mkdir -p "$tmp"
-    say "debootstrap trixie arm64 (once; cached as $TARBALL)"
-    nice -n 10 debootstrap --foreign --arch=arm64 --variant=minbase --components=main,non-free-firmware trixie "$tmp" "$MIRROR" \
-      > "$CACHE/image-debootstrap-$KEY.log" 2>&1 || { tail -20 "$CACHE/image-debootstrap-$KEY.log" >&2; die "debootstrap (first stage) failed"; }
-    nice -n 10 chroot "$tmp" /debootstrap/debootstrap --second-stage >> "$CACHE/image-debootstrap-$KEY.log" 2>&1 \
-      || { tail -20 "$CACHE/image-debootstrap-$KEY.log" >&2; die "debootstrap (second stage, under qemu-user) failed"; }
-    touch "$tmp/.deskpet-debootstrapped"
-  fi
-  cat > "$tmp/etc/apt/sources.list" <<SRC
-deb $MIRROR trixie main non-free-firmware
-deb $MIRROR trixie-updates main non-free-firmware
-deb ${DESKPET_SECURITY_MIRROR:-http://deb.debian.org/debian-security} trixie-security main non-free-firmware
-SRC
-  printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' > "$tmp/etc/apt/apt.conf.d/90deskpet"
-  printf '#!/bin/sh\nexit 101\n' > "$tmp/usr/sbin/policy-rc.d"; chmod 755 "$tmp/usr/sbin/policy-rc.d"
-  pkgs=$(grep -v '^#' "$HERE/packages.list" | tr '\n' ' ')
-  say "installing $pkgs(under qemu-user: slow)"
-  in_root "$tmp" sh -ec "dpkg --configure -a; apt-get update -qq; nice -n 10 apt-get install -y -qq $pkgs; apt-get clean; rm -rf /var/lib/apt/lists/*" \
-    > "$CACHE/image-apt-$KEY.log" 2>&1 || { tail -30 "$CACHE/image-apt-$KEY.log" >&2; die "apt-get install in the arm64 root failed (log: $CACHE/image-apt-$KEY.log)"; }
-  rm -f "$tmp/usr/sbin/policy-rc.d" "$tmp/etc/resolv.conf" "$tmp/.deskpet-debootstrapped"
-  tar -C "$tmp" --numeric-owner -cf "$TARBALL.tmp" . && mv "$TARBALL.tmp" "$TARBALL"
-  rm -rf "$tmp"
-  say "arm64 root cached ($(du -m "$TARBALL" | cut -f1) MB)"
+  command -v mmdebstrap >/dev/null || die "mmdebstrap missing (apt-get install mmdebstrap arch-test)"
+  command -v systemd-hwdb >/dev/null || die "systemd-hwdb missing (apt-get install udev)"
+  pkgs=$(grep -v '^#' "$HERE/packages.list" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
+  log=$CACHE/image-mmdebstrap-$KEY.log
+  say "mmdebstrap trixie arm64 (once; cached as $TARBALL; log $log)"
+  t=$(date +%s)
+  # shellcheck disable=SC2016  # the hooks' $1 is mmdebstrap's (the root being made)
+  nice -n 10 mmdebstrap --mode=root --variant=minbase --architectures=arm64 --components=main,non-free-firmware \
+    --format=tar --include="$pkgs" \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/locale/locale.alias' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --aptopt='APT::Install-Recommends "false"' --aptopt='APT::Install-Suggests "false"' \
+    --essential-hook='echo "$(date +%T) essential packages done" >&2
+      for f in /usr/sbin/update-initramfs /usr/bin/systemd-hwdb; do
+        chroot "$1" dpkg-divert --quiet --local --rename --divert "$f.deskpet-real" --add "$f"
+        mkdir -p "$1${f%/*}"; printf "#!/bin/sh\nexit 0\n" > "$1$f"; chmod 755 "$1$f"
+      done' \
+    --customize-hook='echo "$(date +%T) packages done" >&2
+      for f in /usr/sbin/update-initramfs /usr/bin/systemd-hwdb; do
+        rm -f "$1$f"; chroot "$1" dpkg-divert --quiet --local --rename --remove "$f"
+      done
+      systemd-hwdb --root="$1" --usr update
+      echo "$(date +%T) hwdb done (native)" >&2
+      chroot "$1" update-initramfs -c -k all
+      echo "$(date +%T) initramfs done (qemu-user)" >&2' \
+    trixie "$TARBALL.tmp" \
+    "deb $MIRROR trixie main non-free-firmware" \
+    "deb $MIRROR trixie-updates main non-free-firmware" \
+    "deb ${DESKPET_SECURITY_MIRROR:-http://deb.debian.org/debian-security} trixie-security main non-free-firmware" \
+    > "$log" 2>&1 || { tail -30 "$log" >&2; die "mmdebstrap failed (log: $log)"; }
+  mv "$TARBALL.tmp" "$TARBALL"
+  say "arm64 root made in $(( $(date +%s) - t )) s, cached ($(du -m "$TARBALL" | cut -f1) MB)"
 fi
 
 [ -z "$ROOT_ONLY" ] || { echo "$TARBALL"; exit 0; }
@@ -144,17 +155,53 @@ cat > "$R/etc/fstab" <<'FSTAB'
 LABEL=RASPIROOT  /               ext4  rw,noatime,errors=remount-ro  0 1
 LABEL=RASPIFIRM  /boot/firmware  vfat  rw,noatime,umask=0077         0 2
 FSTAB
-# raspi-firmware's settings: root by label, serial console, and SPI + I2C on for the display HATs.
+# raspi-firmware's settings (it writes config.txt and cmdline.txt from them on every kernel/initramfs update, on
+# the Pi too): root by label, the serial console (ttyS1, the mini UART of the Pi 3/4/Zero 2 W) and the screen,
+# SPI on through our overlay (Debian's upstream device trees ignore `dtparam=spi=on`; I2C1 is on in them already),
+# and the Pi 4 family's own command line without cma=64M (raspi-firmware leaves that out only when it runs on a
+# Pi 4: "specifying it might render your system unbootable"; one image serves all three, so config.txt's [pi4]
+# filter picks cmdline-pi4.txt, which z60-deskpet-cmdline-pi4 derives from cmdline.txt after each update).
 sed -i -e 's/^#\?ROOTPART=.*/ROOTPART=LABEL=RASPIROOT/' -e 's/^#\?CONSOLES=.*/CONSOLES="ttyS1,115200 tty0"/' "$R/etc/default/raspi-firmware"
-cat > "$R/etc/default/raspi-extra-cmdline" <<'CMD'
-net.ifnames=0
-CMD
-printf 'dtparam=spi=on\ndtparam=i2c_arm=on\n' > "$R/etc/default/raspi-firmware-custom"
+printf 'dtoverlay=deskpet-spi0\n[pi4]\ncmdline=cmdline-pi4.txt\n[all]\n' > "$R/etc/default/raspi-firmware-custom"
+chmod 755 "$R/etc/kernel/postinst.d/z60-deskpet-cmdline-pi4"
+mkdir -p "$R/etc/initramfs/post-update.d"
+ln -sf ../../kernel/postinst.d/z60-deskpet-cmdline-pi4 "$R/etc/initramfs/post-update.d/z60-deskpet-cmdline-pi4"
 echo i2c-dev > "$R/etc/modules-load.d/deskpet-i2c.conf"
-say "regenerating the boot partition's files (raspi-firmware's hooks)"
-in_root "$R" sh -ec 'v=$(ls /lib/modules | sort -V | tail -n1); /etc/kernel/postinst.d/z50-raspi-firmware "$v" >/dev/null' \
+say "regenerating the boot partition's files (raspi-firmware's hook)"
+in_root "$R" sh -ec 'v=$(ls /lib/modules | sort -V | tail -n1); export DEB_MAINT_PARAMS=configure
+  /etc/kernel/postinst.d/z50-raspi-firmware "$v"; /etc/kernel/postinst.d/z60-deskpet-cmdline-pi4 "$v"' \
   > "$WORK/firmware.log" 2>&1 || { cat "$WORK/firmware.log" >&2; die "raspi-firmware's hook failed"; }
-grep -q '^dtparam=spi=on' "$R/boot/firmware/config.txt" || die "config.txt has no dtparam=spi=on: $(cat "$R/boot/firmware/config.txt")"
+F=$R/boot/firmware
+grep -q '^dtoverlay=deskpet-spi0' "$F/config.txt" || die "config.txt has no dtoverlay=deskpet-spi0: $(cat "$F/config.txt")"
+grep -q 'root=LABEL=RASPIROOT' "$F/cmdline.txt" || die "cmdline.txt has no root=LABEL=RASPIROOT: $(cat "$F/cmdline.txt")"
+[ -s "$F/cmdline-pi4.txt" ] && ! grep -q 'cma=' "$F/cmdline-pi4.txt" || die "no cmdline-pi4.txt without cma="
+# The overlay, compiled here and applied here to every supported board's device tree (fdtoverlay: the same
+# libfdt overlay code the firmware's loader uses), which must end with SPI0 "okay" and two spidev nodes.
+mkdir -p "$F/overlays"
+dtc -@ -q -I dts -O dtb -o "$F/overlays/deskpet-spi0.dtbo" "$HERE/overlays/deskpet-spi0.dts" || die "dtc failed on overlays/deskpet-spi0.dts"
+for dtb in bcm2837-rpi-3-b bcm2837-rpi-3-b-plus bcm2837-rpi-3-a-plus bcm2837-rpi-zero-2-w bcm2711-rpi-4-b bcm2711-rpi-400; do
+  [ -f "$F/$dtb.dtb" ] || die "the kernel has no $dtb.dtb (the image would not boot that board)"
+  fdtoverlay -i "$F/$dtb.dtb" -o "$WORK/ov.dtb" "$F/overlays/deskpet-spi0.dtbo" || die "deskpet-spi0.dtbo does not apply to $dtb.dtb"
+  [ "$(fdtget "$WORK/ov.dtb" /soc/spi@7e204000 status)" = okay ] && [ "$(fdtget "$WORK/ov.dtb" /soc/spi@7e204000/spidev@0 compatible)" = lwn,bk4 ] \
+    || die "deskpet-spi0.dtbo on $dtb.dtb: SPI0 not okay or no spidev@0"
+done
+# The initramfs must carry what finds the root on each board (read here natively: zstd | cpio -t): the SD-card
+# hosts of the Pi 3/Zero 2 W (bcm2835 sdhost, sdhci-iproc for its Wi-Fi's SDIO too) and the Pi 4 (sdhci-iproc,
+# emmc2), mmc_block, ext4, and virtio_blk for the emulated boot test; each only if the kernel has it as a module.
+kver=$(ls "$R/lib/modules" | sort -V | tail -n1)
+initrd_list=$(zstd -dc "$R/boot/initrd.img-$kver" 2>/dev/null | cpio -it --quiet 2>/dev/null) || true
+[ -n "$initrd_list" ] || die "cannot list /boot/initrd.img-$kver (not a zstd cpio?)"
+for m in sdhci-iproc bcm2835 mmc_block ext4 virtio_blk; do
+  f=$(cd "$R/lib/modules/$kver" && find kernel -name "$m.ko*" | head -n1)
+  [ -z "$f" ] || grep -q "/${f%.ko*}\.ko" <<<"$initrd_list" || die "the initramfs lacks $f"
+done
+# The Wi-Fi (firmware-brcm80211: the chip's firmware and each board's NVRAM file) and Bluetooth (bluez-firmware)
+# firmware of the Pi 3 B (43430), Zero 2 W (43430), Pi 3 B+/A+ and Pi 4 (43455).
+for fw in brcmfmac43430-sdio.bin "brcmfmac43430-sdio.raspberrypi,3-model-b.txt" "brcmfmac43430-sdio.raspberrypi,model-zero-2-w.txt" \
+  brcmfmac43455-sdio.bin "brcmfmac43455-sdio.raspberrypi,3-model-b-plus.txt" "brcmfmac43455-sdio.raspberrypi,4-model-b.txt" \
+  BCM43430A1.hcd BCM4345C0.hcd; do
+  [ -e "$R/usr/lib/firmware/brcm/$fw" ] || die "no firmware brcm/$fw (firmware-brcm80211, bluez-firmware)"
+done
 in_root "$R" dpkg-query -W -f '${Package}:${Architecture} ${Version}\n' > "$WORK/manifest"
 
 # ---- 3. the partitions and the image -------------------------------------------------------------------
@@ -178,7 +225,7 @@ sfdisk -d "$IMG" > "$OUT/deskpet-$VERSION-arm64.partitions"
 cp "$WORK/manifest" "$OUT/deskpet-$VERSION-arm64.manifest"
 [ -z "${DESKPET_IMAGE_KEEP_RAW:-}" ] || cp --sparse=always "$IMG" "$OUT/"   # the raw image too (tests boot it without xz -d)
 say "xz ($(du -m --apparent-size "$IMG" | cut -f1) MB image)"
-nice -n 10 xz -T0 -6 -c "$IMG" > "$OUT/deskpet-$VERSION-arm64.img.xz.tmp"
+nice -n 10 xz -T0 "-${DESKPET_XZ_LEVEL:-6}" -c "$IMG" > "$OUT/deskpet-$VERSION-arm64.img.xz.tmp"
 mv "$OUT/deskpet-$VERSION-arm64.img.xz.tmp" "$OUT/deskpet-$VERSION-arm64.img.xz"
 say "$(du -m "$OUT/deskpet-$VERSION-arm64.img.xz" | cut -f1) MB compressed, ${total} MB raw, in $(( $(date +%s) - T0 )) s"
 echo "$OUT/deskpet-$VERSION-arm64.img.xz"

@@ -191,8 +191,10 @@ firstboot() {
   grep -q '^network={' /etc/wpa_supplicant/wpa_supplicant-wlan0.conf && grep -q '^country=DE' /etc/wpa_supplicant/wpa_supplicant-wlan0.conf || return 1
   [ "$(stat -c %a /etc/wpa_supplicant/wpa_supplicant-wlan0.conf)" = 600 ] || { echo "the Wi-Fi settings are readable by all"; return 1; }
   grep -q "^DESKPET_BOARD=${KLOOP_BOARD:-vm-fb-gpio}$" /etc/deskpet/deskpet.conf || { echo "board not set"; return 1; }
-  echo "config.txt: $(grep -E '^dtparam=(spi|i2c_arm)=' $b/config.txt | tr '\n' ' ')"
-  grep -q '^dtparam=spi=on' $b/config.txt && grep -q '^dtparam=i2c_arm=on' $b/config.txt
+  # SPI through the image's overlay (Debian's device trees ignore dtparam=spi=on), the Pi 4's own command line.
+  echo "config.txt: $(grep -E '^(dtoverlay=|cmdline=|\[)' $b/config.txt | tr '\n' ' ')"
+  grep -q '^dtoverlay=deskpet-spi0$' $b/config.txt && [ -s $b/overlays/deskpet-spi0.dtbo ] && grep -q '^cmdline=cmdline-pi4.txt$' $b/config.txt \
+    && [ -s $b/cmdline-pi4.txt ] && ! grep -q 'cma=' $b/cmdline-pi4.txt
 }
 
 # KLOOP_STEPS (the arm64 image run sets it) picks steps; empty: all but firstboot.

@@ -100,13 +100,27 @@ public enum PetScene {
         let visible = Rect(x: vx0, y: vy0, w: vx1 - vx0, h: vy1 - vy0)
 
         let drawn = compose(c, layers: layers, into: &raster, offsetX: ox, offsetY: oy, visible: visible)
-        raster.blit(into: &canvas, x: bx, y: by, scale: scale, clip: area)
+        // The scene's pixels are its part's key: an unchanged pose draws nothing again.
+        canvas.part("pet-scene", SceneKey(raster: raster, x: bx, y: by, scale: scale, clip: area)) { canvas in
+            raster.blit(into: &canvas, x: bx, y: by, scale: scale, clip: area)
+        }
         canvas.spriteRuns.removeAll { area.contains($0.crop) }
         for l in drawn {
             let b = l.box
             canvas.spriteRuns.append(SpriteRun(name: l.sheetName + "/" + l.frame.name,
                                                rect: Rect(x: px0 + b.x * scale, y: py0 + b.y * scale, w: b.w * scale, h: b.h * scale),
                                                crop: area))
+        }
+    }
+
+    /// The pet scene's part key (`Canvas.part`): the composed art and where it lands.
+    struct SceneKey: Hashable {
+        var raster: [UInt16]
+        var width: Int
+        var x: Int, y: Int, scale: Int, clip: Rect
+        init(raster: ArtRaster, x: Int, y: Int, scale: Int, clip: Rect) {
+            self.raster = raster.pixels; width = raster.width
+            self.x = x; self.y = y; self.scale = scale; self.clip = clip
         }
     }
 

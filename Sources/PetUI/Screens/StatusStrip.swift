@@ -19,7 +19,7 @@ public struct DeviceStatus: Sendable, Equatable {
 }
 
 /// One icon of the status strip.
-enum StatusIcon: Equatable {
+enum StatusIcon: Hashable {
     case link, quiet, mute, paused
     case battery(Int)
 
@@ -36,7 +36,7 @@ enum StatusIcon: Equatable {
 }
 
 /// Why the pet shows its "!" bubble. Never a punishment: a hint of what would please it.
-enum Attention: Equatable {
+enum Attention: Hashable {
     case hungry, tired, taskDue
 
     /// Fullness under this is hungry.
@@ -125,7 +125,7 @@ enum StatusStrip {
 
     static func drawIcon(_ c: inout Canvas, _ icon: StatusIcon, x: Int, y: Int, k: Int, ink: RGB565) {
         let box = Rect(x: x, y: y, w: (bitmap(icon).first?.count ?? 11) * k, h: 8 * k)
-        c.spriteRuns.append(SpriteRun(name: name(icon), rect: box, crop: box))
+        c.addSpriteRun(SpriteRun(name: name(icon), rect: box, crop: box))
         if case .battery(let pct) = icon {
             // An outline with a nub on the right and a fill for the charge.
             let w = 10 * k, h = 6 * k, top = y + k
