@@ -14,6 +14,12 @@ Parts:
          simulator's link and its reads answered with the device's frames.
   a11y   text contrast ≥ 4.5:1 on every page in both themes (computed in the page), 200 % zoom.
   shots  screenshots of every page at 390×844, light and dark, into docs/images/companion/.
+  circles  a second simulator in two circles (seeded through the page's own link: circle.join,
+         circle.standing with hostile pet names, two challenges accepted, the virtual clock moved
+         past one's end with time.set, the other member's final, the settlement): the Circles page's
+         leaderboards, ranks, challenges, settlement and consent, the ranks the device's Circle screen
+         shows (opened with the simulator's keys, B going to the next circle), the join command from
+         a pasted invite, contrast and zoom; screenshots circles-*.png.
 Figures are printed as JSON lines ({"figure": …}). Exit status 0 when every check passed.
 """
 import argparse, asyncio, base64, json, os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, urllib.request
@@ -26,7 +32,7 @@ SERVICE = '6d9b0001-7e5c-4d2a-9c1f-0de5c9e7a2b1'
 COMMAND = '6d9b0002-7e5c-4d2a-9c1f-0de5c9e7a2b1'
 EVENT = '6d9b0003-7e5c-4d2a-9c1f-0de5c9e7a2b1'
 OUT = os.path.join(ROOT, 'docs/images/companion')
-PAGES = ['today', 'task', 'pet', 'shop', 'focus', 'urge', 'stats', 'reminders', 'settings', 'connect']
+PAGES = ['today', 'task', 'pet', 'shop', 'focus', 'urge', 'stats', 'circles', 'reminders', 'settings', 'connect']
 
 FAILS = []
 def check(ok, what):
@@ -45,14 +51,14 @@ def free_port():
 # ---------------------------------------------------------------- the simulator
 class Sim:
     """`deskpet-sim --web PORT` (the device serving web/ and /link), in its own data folder."""
-    def __init__(self, binary, data, port):
-        self.binary, self.data, self.port = binary, data, port
+    def __init__(self, binary, data, port, extra=()):
+        self.binary, self.data, self.port, self.extra = binary, data, port, list(extra)
         self.screen = os.path.join(data, 'screen.txt')
         self.proc = None; self.out = []; self.codes = []
 
     def start(self):
         os.makedirs(self.data, exist_ok=True)
-        cmd = [self.binary, '--web', f'127.0.0.1:{self.port}', '--web-root', WEB, '--data', self.data, '--screen-text', self.screen]
+        cmd = [self.binary, '--web', f'127.0.0.1:{self.port}', '--web-root', WEB, '--data', self.data, '--screen-text', self.screen] + self.extra
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         loop = asyncio.get_event_loop()
         self.reader = loop.run_in_executor(None, self._read)
@@ -207,8 +213,8 @@ class Browser:
     async def viewport(self, w, h, dpr=1):
         await self.send('browsingContext.setViewport', {'context': self.ctx, 'viewport': {'width': w, 'height': h}, 'devicePixelRatio': dpr})
 
-    async def screenshot(self, path):
-        r = await self.send('browsingContext.captureScreenshot', {'context': self.ctx, 'origin': 'document'})
+    async def screenshot(self, path, origin='document'):
+        r = await self.send('browsingContext.captureScreenshot', {'context': self.ctx, 'origin': origin})
         with open(path, 'wb') as f: f.write(base64.b64decode(r['data']))
 
     async def close(self):
@@ -540,6 +546,149 @@ async def a11y_and_shots(b, sim, out_dir, shots=True):
     check(k['n'] > 5 and k['neg'] == 0, f'keyboard: {k["n"]} controls on Today, none out of the tab order')
 
 
+HOSTILE = '<img src=x onerror=p=1>'   # a pet name is at most 24 characters
+
+async def circles(b, binary, tmp, out_dir):
+    """docs/companion.md#circles: the Circles page against a simulator in two circles."""
+    print("circles: the Circles page and the device's Circle screen", flush=True)
+    keys = os.path.join(tmp, 'circles-keys.fifo')
+    sim = Sim(binary, os.path.join(tmp, 'circles-sim'), free_port(), extra=['--keys', keys])
+    sim.start(); sim.watch_screen()
+    try:
+        await pair(b, sim, 'Circle phone')
+        async def cmd(name, fields):
+            r = await b.js(f'deskpet.ctl.send({json.dumps(name)}, {json.dumps(fields)})')
+            if not check(r and r.get('status') in ('applied', 'duplicate'), f'seeded {name} {fields.get("circle", "")} {fields.get("metric", "")}{fields.get("challenge", "")}: {r and r.get("status")}'):
+                print('   ', r)
+        async def link(name, fields):
+            return await b.js(f'deskpet.ctl.linkCommand({json.dumps(name)}, {json.dumps(fields)})')
+        for i in range(3):
+            await cmd('task.create', {'task': f'c{i}', 'title': f'Circle task {i}'})
+            await cmd('task.complete', {'task': f'c{i}'})
+        await cmd('circle.join', {'circle': 'friends', 'member': 'ana1', 'share': 'coins,focus,streak,challenges', 'screen_goal': '60'})
+        await cmd('circle.join', {'circle': 'book-club', 'member': 'ana-b', 'share': 'none'})
+        esc = lambda n: n.replace('%', '%25').replace(';', '%3B')
+        await cmd('circle.standing', {'circle': 'friends', 'metric': 'coins', 'period': 'week', 'number': '20000', 'ranked': '4',
+                                      'rows': f'1:bob2:50:{esc(HOSTILE)};2:ana1:40:Pip;2:cid3:40:Ci;d 100%;4:dee4:5:Dee'.replace('Ci;d 100%', esc('Ci;d 100%'))})
+        await cmd('circle.standing', {'circle': 'friends', 'metric': 'focus', 'period': 'week', 'number': '20000', 'ranked': '2',
+                                      'rows': '1:ana1:300:Pip;2:cid3:25:Cid'})
+        await cmd('circle.standing', {'circle': 'friends', 'metric': 'coins', 'period': 'month', 'number': '24300', 'ranked': '2',
+                                      'rows': '1:cid3:210:Cid;2:ana1:160:Pip'})
+        await cmd('circle.standing', {'circle': 'book-club', 'metric': 'coins', 'period': 'week', 'number': '20000', 'ranked': '2',
+                                      'rows': '1:ink5:12:Inkwell;2:ana-b:3:Pip'})
+        device_ranks_seen = []
+        # The device (before the clock is moved): its Circle screen, and B going to the next circle.
+        def press(g, k):
+            with open(keys, 'w') as f: f.write(f'{g} {k}\n')
+        await asyncio.sleep(0.5)
+        press('double', 'C')   # home from anywhere (the pairing screen shows "Paired!")
+        await asyncio.sleep(0.7)
+        press('tap', 'B')   # home → the menu
+        found = False
+        for _ in range(14):
+            await asyncio.sleep(0.7)
+            if re.search(r'^\s*Circle\s*$', sim.screen_text(), re.M): found = True; break
+            press('hold', 'A')   # down in the menu on three buttons (two taps of A would be a double tap)
+        check(found, 'the device menu reaches Circle')
+        press('tap', 'B')
+        got = await wait_screen(sim, 'book-club', 6)
+        t = sim.screen_text()
+        check(got and '1/2' in t and 'Inkwell' in t, 'the device shows book-club, 1/2: ' + t.replace(chr(10), ' | ')[:200])
+        await asyncio.sleep(0.7)   # not a double tap of B
+        press('tap', 'B')
+        got = await wait_screen(sim, 'friends', 6)
+        t = sim.screen_text()
+        check(got and '2/2' in t, 'B goes to the next circle on the device: ' + t.replace(chr(10), ' | ')[:240])
+        # The week's coins board as the device draws it: rank and the pet's name (cut with "..." when long).
+        board = t.split('Week: coins', 1)[-1].split('Week: focus', 1)[0]
+        device_ranks_seen.extend(re.findall(r'^\s*([0-9]+) (.+?)(?: \(you\))?\s*$', board, re.M))
+        show_screen(sim, 'circle')
+        press('tap', 'C'); await asyncio.sleep(0.7); press('tap', 'C')   # back to the menu, closed
+        now = int(time.time())   # deskpet-sim --web runs its device in real time
+        start, end = now + 3600, now + 3600 + 86400
+        await cmd('circle.accept', {'circle': 'friends', 'challenge': 'bob2-1', 'proposer': 'bob2', 'goal': 'tasks:1',
+                                    'start': f'@{start}', 'end': f'@{end}', 'stake': '5'})
+        await cmd('circle.accept', {'circle': 'friends', 'challenge': 'cid3-1', 'proposer': 'cid3', 'goal': 'focus:20',
+                                    'start': f'@{start}', 'end': f'@{end + 5 * 86400}', 'stake': '3'})
+        # The virtual clock past the first challenge's end: the others' final, ours judged, settled.
+        await link('time.set', {'unix_ms': str((end + 600) * 1000)})
+        await cmd('circle.final', {'circle': 'friends', 'challenge': 'bob2-1', 'member': 'bob2', 'met': 'yes', 'value': '2', 'final_at': f'@{end + 300}'})
+        await cmd('circle.judge', {'circle': 'friends'})
+        await cmd('circle.settle', {'circle': 'friends', 'challenge': 'bob2-1', 'members': 'ana1,bob2'})
+        check(sim.sql("SELECT count(*) FROM events WHERE type='circle.settled'") == '1', 'journal: circle.settled')
+
+        base = f'http://127.0.0.1:{sim.port}/index.html?nosw'
+        await b.viewport(390, 844)
+        await set_theme(b, 'light')
+        await b.goto(f'{base}#circles')
+        await b.wait('document.querySelectorAll("table.board").length >= 1', what='the leaderboards')
+        check(await b.js('document.querySelector("nav.pages a[aria-current=page]").textContent') == 'Circles', 'the nav names the Circles page as current')
+        tabs = await b.js('[...document.querySelectorAll("[data-circle]")].map(e => [e.textContent, e.getAttribute("aria-pressed")])')
+        check(tabs == [['book-club', 'true'], ['friends', 'false']], f'both circles offered, the first by id shown: {tabs}')
+        await b.click('[data-circle="friends"]')
+        await b.wait('document.getElementById("circle-name").textContent === "Circle friends"', what='the friends circle')
+        rows = await b.js('[...document.querySelectorAll("table.board[data-metric=coins][data-period=week] tbody tr")].map(r => [r.querySelector(".rank").textContent, r.dataset.member, r.querySelector(".name").firstChild.textContent, r.querySelector(".num").textContent, r.classList.contains("you")])')
+        check(rows == [['1', 'bob2', HOSTILE, '50 coins', False], ['2', 'ana1', 'Pip', '40 coins', True], ['2', 'cid3', 'Ci;d 100%', '40 coins', False], ['4', 'dee4', 'Dee', '5 coins', False]],
+              f'week coins: ranks 1, 2, 2, 4 as the device holds them, the own row marked: {rows}')
+        check(await b.js('!document.querySelector("main img") && window.p === undefined'), 'a hostile pet name is text: no element made, no script run')
+        page_ranks = [(r[0], r[2]) for r in rows]
+        check(len(device_ranks_seen) >= 2 and all(any(r == pr and pn.startswith(n.removesuffix('...')) for pr, pn in page_ranks) for r, n in device_ranks_seen),
+              f'the ranks on the device are the page\'s: {device_ranks_seen}')
+        weeks = await b.js('[...document.querySelectorAll("table.board")].map(t => t.dataset.metric + ":" + t.querySelector("caption").textContent)')
+        check(weeks == ['coins:Coins earned — 4 ranked', 'focus:Focus minutes — 2 ranked'], f'the week boards, captioned: {weeks}')
+        await b.click('[data-period="month"]')
+        month = await b.wait('(() => { const t = document.querySelector("table.board[data-period=month]"); return t && [...t.querySelectorAll("tbody tr")].map(r => r.querySelector(".rank").textContent + " " + r.dataset.member); })()', what='the month board')
+        check(month == ['1 cid3', '2 ana1'], f'month coins: {month}')
+        await b.click('[data-period="week"]')
+        ch = await b.js('[...document.querySelectorAll("[data-challenge]")].map(e => e.dataset.challenge + ": " + e.textContent)')
+        check(len(ch) == 1 and ch[0].startswith('cid3-1') and '3 coins held' in ch[0] and 'running' in ch[0], f'the running challenge with its stake held: {ch}')
+        st = await b.js('[...document.querySelectorAll("[data-settled]")].map(e => e.textContent)')
+        check(len(st) == 1 and 'bob2-1' in st[0] and 'you failed' in st[0] and 'stake 5' in st[0] and '+0' in st[0] and '1 of 2 succeeded' in st[0],
+              f'the settled challenge: stake, outcome, payout: {st}')
+        shares = await b.js('Object.fromEntries([...document.querySelectorAll("[data-share]")].map(e => [e.dataset.share, e.querySelector(".chip").textContent]))')
+        check(shares.get('coins') == 'shared' and shares.get('challenges') == 'shared' and shares.get('tasks') == 'not shared' and shares.get('screen') == 'not shared',
+              f'the consent for this circle: {shares}')
+        await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
+        await b.screenshot(os.path.join(out_dir, 'circles-board-light.png'))
+        # Keyboard: every control in the tab order and labelled.
+        k = await b.js('(() => { const f = [...document.querySelectorAll("main a[href], main button, main input, main textarea, main summary")].filter(e => e.offsetParent !== null); return {n: f.length, neg: f.filter(e => e.tabIndex < 0).length}; })()')
+        check(k['n'] >= 5 and k['neg'] == 0, f'keyboard: {k["n"]} controls on Circles, none out of the tab order')
+        for theme in ('light', 'dark'):
+            await set_theme(b, theme); await asyncio.sleep(0.2)
+            r = await b.js(CONTRAST_JS)
+            check(not r['bad'] and r['n'] > 10, f'contrast ≥ 4.5:1, circles with data ({theme}): {r["n"]} texts' + (f', failing {r["bad"][:4]}' if r['bad'] else ''))
+        await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
+        await b.screenshot(os.path.join(out_dir, 'circles-board-dark.png'))
+        await set_theme(b, 'light')
+        # Joining: a pasted invite becomes the bridge's command (a damaged one is refused in words).
+        await b.js('(document.getElementById("circle-join").open = true, true)')
+        await b.fill('#invite', 'dpc1.not*an*invite')
+        await b.click('#join-make')
+        err = await b.wait('document.querySelector("#join-result .error")?.textContent', what='the refusal')
+        check('damaged' in err, f'a damaged invite is refused: {err}')
+        invite = 'dpc1.' + base64.urlsafe_b64encode(b'mqtt://127.0.0.1:1883\ndeskpet-circles/runners\nrunners\nana7\n0123456789abcdefXYZ').decode().rstrip('=')
+        await b.fill('#invite', invite)
+        await b.click('#join-make')
+        cmdline = await b.wait('document.getElementById("join-command")?.textContent', what='the join command')
+        check(cmdline == f"deskpet-bridge circle join '{invite}' --share coins,tasks,streak,focus,challenges",
+              f'the join command: {cmdline}')
+        shown = await b.js('document.getElementById("join-result").textContent')
+        check('runners' in shown and 'ana7' in shown and '0123456789abcdefXYZ' not in shown.replace(invite, ''), 'the invite read on the phone: circle and member named, the password not shown apart from the invite')
+        await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
+        await b.js('(document.getElementById("join-result").scrollIntoView({block: "end"}), true)')
+        await b.screenshot(os.path.join(out_dir, 'circles-join.png'), origin='viewport')
+        # 200 % zoom: nothing needs sideways scrolling.
+        await b.viewport(195, 422, 2)
+        await b.goto(f'{base}#circles'); await b.wait('document.querySelectorAll("table.board").length >= 1', what='boards at 200 %')
+        await asyncio.sleep(0.3)
+        over = await b.js('(() => { const w = document.documentElement.clientWidth; const o = [...document.querySelectorAll("body *")].filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1; }).map(e => e.tagName + "." + e.className + "#" + e.id); const tw = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); const t = []; while (tw.nextNode()) { const g = document.createRange(); g.selectNodeContents(tw.currentNode); const r = g.getBoundingClientRect(); if (r.width > 0 && r.right > w + 1) t.push(tw.currentNode.textContent.slice(0, 30)); } return {sw: document.documentElement.scrollWidth, w, o: o.slice(0, 6), text: t.slice(0, 6)}; })()')
+        check(over['sw'] <= over['w'] + 1 and not over['o'] and not over['text'], f'200 % zoom, circles with data: no sideways scrolling ({over})')
+        await b.viewport(390, 844)
+
+    finally:
+        sim.stop()
+
+
 async def ble(b, sim):
     """Web Bluetooth through Chromium's own code with an emulated adapter; the test is the radio."""
     print('Web Bluetooth (emulated adapter) relayed to the simulator', flush=True)
@@ -656,7 +805,7 @@ async def ble(b, sim):
 async def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sim', default=os.path.join(ROOT, '.build/debug/deskpet-sim'))
-    ap.add_argument('--only', default='e2e,ble,a11y,shots')
+    ap.add_argument('--only', default='e2e,ble,a11y,shots,circles')
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs/images/companion'))
     a = ap.parse_args()
     parts = set(a.only.split(','))
@@ -680,6 +829,8 @@ async def main():
             await ble(b, sim)
         if 'e2e' in parts:
             await lockout(b, sim)
+        if 'circles' in parts:
+            await circles(b, a.sim, tmp, a.out)
     except Exception as e:
         check(False, f'{type(e).__name__}: {e}')
         try:

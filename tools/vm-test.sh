@@ -21,21 +21,69 @@
 #              kill -9, stop, remove/purge. Needs root (the image) and: apt-get install qemu-system-arm
 #              qemu-user-static binfmt-support debootstrap e2fsprogs dosfstools mtools fdisk xz-utils
 #   SCRIPT     any guest script, with its arguments
+# --arch arm64 MODE  the same checks on the arm64 build and an arm64 kernel: Debian 13's arm64 kernel in
+#              qemu-system-aarch64 (virt, Cortex-A72, TCG, 2 vCPUs), the kit of tools/kernel-loop/build-kit-arm64.sh
+#              (.build-kernel-loop/kit-arm64: the kernel, gpio-sim/vfb/hci_vhci/kloop modules cross-built for it, a
+#              trixie arm64 userland); deskpet and deskpet-hwtest cross-built as tools/build-deb.sh --arch arm64
+#              builds them (release, in tools/cross/chroot.sh's chroot). MODE: hardware, daemon, ble, selftest, or a
+#              SCRIPT. Needs root (the chroot) and: apt-get install qemu-system-arm debootstrap
 # Builds the kit first if it is missing (~30-40 s; ~750 MB, never committed) under $KLOOP_KIT_DIR, default
 # .build-kernel-loop/kit in the repository (gitignored). Results (logs) go to $KLOOP_RESULTS_DIR, default
 # .build-kernel-loop/results/<name>. Exit status: the guest script's (124 timeout, 125 boot failure).
 # Host packages: apt-get install --no-install-recommends qemu-system-x86 make gcc-12 libelf1 xz-utils
-# (and current apt lists: the kit's kernel packages are downloaded with apt-get download). amd64 only.
+# (and current apt lists: the kit's kernel packages are downloaded with apt-get download); --arch arm64: above.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 KL=$ROOT/tools/kernel-loop
 KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit}
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 
+ARCH=amd64
+if [ "${1:-}" = --arch ]; then ARCH=${2:?--arch needs amd64 or arm64}; shift 2; fi
 what=${1:-hardware}
 [ $# -gt 0 ] && shift
+
+if [ "$ARCH" = arm64 ]; then
+  # The arm64 binaries: the package's configuration (release, Swift runtime linked in) and build folder
+  # (.build-arm64, shared with tools/build-deb.sh --arch arm64), in the cross chroot.
+  KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit-arm64}
+  case "$what" in
+    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    hardware) products="deskpet-hwtest"; script=$KL/guest-hardware.sh ;;
+    daemon|ble) products="deskpet deskpet-hwtest"; script=$KL/guest-$what.sh ;;
+    selftest) products=""; script=$KL/guest-selftest.sh ;;
+    installed|power-cut|ble-ctl|image-arm64) echo "vm-test: --arch arm64 $what: not an arm64 mode (docs/kernel-loop.md#arm64-the-same-checks-on-an-arm64-kernel)" >&2; exit 2 ;;
+    *) products=""; script=$what ;;
+  esac
+  name=$(basename "$script" .sh); name=${name#guest-}-arm64
+  t0=$(date +%s.%N)
+  if [ -n "$products" ]; then
+    log=$(mktemp)
+    "$ROOT/tools/cross/chroot.sh" run sh -ec 'export PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
+      for p in "$@"; do swift build -c release --static-swift-stdlib --swift-sdks-path /src/tools/cross/sdks \
+        --swift-sdk deskpet-trixie-arm64 --scratch-path /src/.build-arm64 --product "$p"; done' sh $products >"$log" 2>&1 \
+      || { tail -n 40 "$log" >&2; rm -f "$log"; echo "vm-test: the arm64 build failed" >&2; exit 1; }
+    rm -f "$log"
+    BIN=$ROOT/.build-arm64/aarch64-unknown-linux-gnu/release
+    for p in $products; do [ -x "$BIN/$p" ] || { echo "vm-test: no $BIN/$p after the build" >&2; exit 1; }; done
+    case "$what" in hardware) set -- "$BIN/deskpet-hwtest" "$@" ;; *) set -- "$BIN" "$@" ;; esac
+  fi
+  if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit-arm64.sh" "$KL/modules" -newer "$KIT/kit.env" 2>/dev/null)" ]; then
+    echo "vm-test: building the arm64 kernel-loop kit in $KIT" >&2
+    "$KL/build-kit-arm64.sh" "$KIT" >&2 || exit 1
+  fi
+  RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/$name}
+  rm -rf "$RESULTS"; mkdir -p "$RESULTS"
+  start=$(date +%s.%N); rc=0
+  (cd "$ROOT" && KLOOP_TIMEOUT=${KLOOP_TIMEOUT:-900} "$KL/run-in-vm.sh" "$KIT" "$script" "$RESULTS" "$@") || rc=$?
+  printf 'vm-test: %s finished with status %s in %.1f s wall (%.1f s with the builds; logs: %s)\n' "$name" "$rc" \
+    "$(awk "BEGIN {print $(date +%s.%N) - $start}")" "$(awk "BEGIN {print $(date +%s.%N) - $t0}")" "$RESULTS" >&2
+  exit $rc
+fi
+[ "$ARCH" = amd64 ] || { echo "vm-test: --arch amd64 or arm64 (not $ARCH)" >&2; exit 2; }
+
 case "$what" in
-  -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   hardware)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     BIN=$(cd "$ROOT" && swift build --show-bin-path)
@@ -59,7 +107,7 @@ case "$what" in
     DEB=$("$ROOT/tools/build-deb.sh" --out "$ROOT/.build/deb") || exit 1
     DEB2=$(DESKPET_DEB_FAST=1 DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --no-build --out "$ROOT/.build/deb-upgrade") || exit 1
     RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/installed}
-    if [ ! -f "$KIT/kit.env" ] || [ "$KL/build-kit.sh" -nt "$KIT/kit.env" ]; then
+    if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
       echo "vm-test: building the kernel-loop kit in $KIT" >&2; "$KL/build-kit.sh" "$KIT" >&2
     fi
     rm -rf "$RESULTS"; mkdir -p "$RESULTS"
@@ -84,7 +132,7 @@ case "$what" in
 esac
 RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/$name}
 
-if [ ! -f "$KIT/kit.env" ] || [ "$KL/build-kit.sh" -nt "$KIT/kit.env" ]; then
+if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
   echo "vm-test: building the kernel-loop kit in $KIT" >&2
   "$KL/build-kit.sh" "$KIT" >&2
 fi

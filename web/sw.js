@@ -1,9 +1,9 @@
 // Service worker: the app's own files from the cache (offline after the first load). Only
 // same-origin GETs of the app are cached; the device's WebSocket (/link) never passes here.
-const VERSION = 'deskpet-web-1';
+const VERSION = 'deskpet-web-2';
 const FILES = ['./', 'index.html', 'app.css', 'manifest.webmanifest', 'icons/icon-192.png', 'icons/icon-512.png',
   'icons/maskable-512.png', 'js/app.mjs', 'js/pages.mjs', 'js/art.mjs', 'js/artdata.mjs', 'js/chunk.mjs', 'js/client.mjs',
-  'js/controller.mjs', 'js/frame.mjs', 'js/hmac.mjs', 'js/queue.mjs', 'js/store.mjs', 'js/transport-ble.mjs',
+  'js/circles.mjs', 'js/controller.mjs', 'js/frame.mjs', 'js/hmac.mjs', 'js/queue.mjs', 'js/store.mjs', 'js/transport-ble.mjs',
   'js/transport-ws.mjs', 'js/view.mjs'];
 
 self.addEventListener('install', (e) => {

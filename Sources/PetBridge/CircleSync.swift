@@ -9,6 +9,9 @@ import PetWire
 /// the leaderboard it prints. The device decides what to keep and settles itself.
 public struct CircleSync {
     public var board = CircleBoard()
+    /// Challenges proposed in the circle (docs/circles.md#proposing-and-accepting-a-challenge), by
+    /// id: each retained on its proposer's `<prefix>/<proposer>/challenge/<id>`.
+    public private(set) var proposals: [String: ChallengeTerms] = [:]
     /// Reports refused (the topic's member id and the report's differ, or a rule broken), by topic.
     public private(set) var refused: [String] = []
     public let entry: CircleEntry
@@ -23,8 +26,39 @@ public struct CircleSync {
         return CircleRules.isMemberID(m) ? m : nil
     }
 
-    /// Takes in one retained message of the circle (an empty payload: a member left).
+    /// The proposal topic of a challenge: `<prefix>/<proposer>/challenge/<id>`.
+    public func proposalTopic(_ t: ChallengeTerms) -> String { "\(entry.prefix)/\(t.proposer)/challenge/\(t.id)" }
+
+    /// The member id and challenge id a proposal topic names, or nil.
+    public func proposal(ofTopic topic: String) -> (member: String, challenge: String)? {
+        let head = entry.prefix + "/"
+        guard topic.hasPrefix(head) else { return nil }
+        let parts = topic.dropFirst(head.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, parts[1] == "challenge", CircleRules.isMemberID(parts[0]), CircleLedgerRules.isID(parts[2]) else { return nil }
+        return (parts[0], parts[2])
+    }
+
+    /// A proposal's JSON (its terms).
+    public static func encode(_ t: ChallengeTerms) -> [UInt8] {
+        let e = JSONEncoder()
+        e.outputFormatting = .sortedKeys
+        return (try? Array(e.encode(t))) ?? []
+    }
+
+    /// Takes in one retained message of the circle: a member's report (an empty payload: the
+    /// member left) or a proposal (an empty payload: withdrawn). A proposal counts only on its
+    /// proposer's topic, under its own id, within the rules; the first terms seen for an id stay
+    /// (a proposal is not changed once out: a member may have accepted it).
     public mutating func receive(topic: String, payload: [UInt8]) {
+        if let (m, id) = proposal(ofTopic: topic) {
+            if payload.isEmpty { proposals[id] = nil; return }
+            guard let t = try? JSONDecoder().decode(ChallengeTerms.self, from: Data(payload)), t.proposer == m, t.id == id, t.problem() == nil else {
+                refused.append(topic); return
+            }
+            if let held = proposals[id], held != t { refused.append(topic); return }
+            proposals[id] = t
+            return
+        }
         guard let m = member(ofTopic: topic) else { return }
         if payload.isEmpty { board.remove(member: m); return }
         guard let r = try? JSONDecoder().decode(MemberReport.self, from: Data(payload)), r.member == m else {
@@ -44,7 +78,7 @@ public struct CircleSync {
 
     /// What to hand the device after taking in every retained report and `own` (the device's
     /// report, as published): name and fields of each command, in order.
-    public func commands(own: MemberReport, metric: LeaderboardMetric = .coins) -> [(name: String, fields: [String: String])] {
+    public func commands(own: MemberReport) -> [(name: String, fields: [String: String])] {
         var out: [(String, [String: String])] = []
         let mine = own.challenges.map(\.challenge)
         for ch in mine {
@@ -54,12 +88,7 @@ public struct CircleSync {
                                              "value": "\(p.value)", "final_at": "@\(at.seconds)", "left": p.left ? "yes" : "no"]))
             }
         }
-        let rows = Leaderboard.rank(board, metric: metric, period: .week, week: own.week, month: own.month)
-        var shown = Array(rows.prefix(CircleLedgerRules.maxRows - 1))
-        if !shown.contains(where: { $0.member == own.member }), let me = rows.first(where: { $0.member == own.member }) { shown.append(me) }
-        let text = shown.map(\.standingText).joined(separator: ";")
-        out.append(("circle.standing", ["circle": entry.circle, "metric": metric.rawValue, "period": "week", "number": "\(own.week)",
-                                        "ranked": "\(rows.count)", "rows": text]))
+        out += standingCommands(own: own)
         for p in own.challenges where p.isFinal && !p.left {
             out.append(("circle.settle", ["circle": entry.circle, "challenge": p.challenge,
                                           "members": members(of: p.challenge, own: own.member).joined(separator: ",")]))

@@ -155,9 +155,12 @@ public final class MQTTClient {
         return (mid, nil)
     }
 
-    public func subscribe(_ topics: [String]) -> String? {
+    /// Subscribes at QoS 1, or 0 (`qos: 0`: retained messages a reader takes in by the thousand —
+    /// a broker queues at most `max_queued_messages` QoS 1 messages per client, 1000 by default,
+    /// and drops the rest; docs/circles.md#scale).
+    public func subscribe(_ topics: [String], qos: Int32 = 1) -> String? {
         for t in topics {
-            let rc = mosquitto_subscribe(mosq, nil, t, 1)
+            let rc = mosquitto_subscribe(mosq, nil, t, qos)
             if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) { return "subscribe: \(String(cString: mosquitto_strerror(rc)))" }
         }
         return nil

@@ -50,11 +50,15 @@ final class CircleBridgeTests: XCTestCase {
         let own = report("ana1", coins: 20, final: true)
         sync.receive(topic: entry.reportTopic, payload: CircleSync.encode(own))
         let cmds = sync.commands(own: own)
-        XCTAssertEqual(cmds.map(\.name), ["circle.final", "circle.standing", "circle.settle"])
+        // Every board someone is ranked on (nobody shares screen time against a goal: no screen board).
+        XCTAssertEqual(cmds.map(\.name), ["circle.final"] + Array(repeating: "circle.standing", count: 6) + ["circle.settle"])
+        XCTAssertEqual(cmds.filter { $0.name == "circle.standing" }.map { $0.fields["period"]! + ":" + $0.fields["metric"]! },
+                       ["week:coins", "week:focus", "week:streak", "month:coins", "month:focus", "month:streak"])
+        XCTAssertEqual(cmds[4].fields["number"], "24322", "a month's board is numbered by the month")
         XCTAssertEqual(cmds[0].fields["member"], "bob2")
         XCTAssertEqual(cmds[0].fields["final_at"], "@\(t.seconds)")
         XCTAssertEqual(cmds[1].fields["rows"], "1:bob2:30:Pip%3Bbob2;2:ana1:20:Pip%3Bana1;3:cid3:10:Pip%3Bcid3")
-        XCTAssertEqual(cmds[2].fields["members"], "ana1,bob2,cid3")
+        XCTAssertEqual(cmds.last?.fields["members"], "ana1,bob2,cid3")
         // A member who left (an empty retained message) is no longer ranked; its final stays.
         sync.receive(topic: "dc/friends/bob2/report", payload: [])
         XCTAssertEqual(sync.commands(own: own)[1].fields["ranked"], "2")

@@ -27,7 +27,7 @@ extension InputLayoutTests {
         switch verb {
         case .up, .down: ok = key(a) != key(b) || a.detailTaskID != b.detailTaskID
         case .pagePrevious, .pageNext: ok = a.statsPage != b.statsPage
-        case .tab: ok = a.shopTab != b.shopTab
+        case .tab: ok = a.shopTab != b.shopTab || a.circleTab != b.circleTab
         case .open(let s): ok = a.screen == s && a.menu == nil
         case .menu: ok = a.menu != nil && b.menu == nil
         case .close: ok = a.menu == nil && a.screen == b.screen
@@ -68,7 +68,7 @@ extension InputLayoutTests {
             out.append(nav)
             for seq in seqs {
                 var n = nav
-                for g in seq { if let p = layout.input(for: g) { _ = n.handle(p, state: state, now: now) } }
+                _ = n.gesture(seq, layout, state: state, now: now)
                 queue.append(n)
             }
         }
@@ -100,7 +100,7 @@ extension InputLayoutTests {
                     }
                     var n = nav
                     var effects: [NavEffect] = []
-                    for g in seq { if let p = layout.input(for: g) { effects += n.handle(p, state: state, now: now) } }
+                    effects += n.gesture(seq, layout, state: state, now: now)
                     if let why = does(h.verb, before: nav, after: n, effects: effects) {
                         XCTFail("\(layout) \(place): '\(h.text)' does not: \(why)")
                     }

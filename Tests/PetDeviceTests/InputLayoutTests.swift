@@ -124,6 +124,12 @@ final class InputLayoutTests: XCTestCase {
         try send("habit.check", ["habit": "read"])
         try send("commitment.add", ["commitment": "meet", "kind": "on-time", "at": "2026-04-08 10:00", "stake": "5"])
         try send("quit.start", ["goal-days": "5"])
+        // Two circles, so the Circle screen's tab (the next circle) is searched too.
+        for circle in ["friends", "work"] {
+            try send("circle.join", ["circle": circle, "member": "me01", "share": "all"])
+            try send("circle.standing", ["circle": circle, "metric": "coins", "period": "week", "number": "20549", "ranked": "2",
+                                         "rows": "1:me01:40:Pip;2:bob2:30:Bob"])
+        }
         return (app.state, t0)
     }
 
@@ -165,6 +171,7 @@ final class InputLayoutTests: XCTestCase {
         switch u.screen {
         case .stats: k += "|p\(u.statsPage)"
         case .shop: k += "|t\(u.shopTab)"
+        case .circle: k += "|k\(u.circleTab)"
         case .taskDetail: k += "|d\(u.detailTaskID ?? "")"
         case .urgeLog: k += "|u\(u.urgeTrigger),\(u.urgeOutcome ?? -1)"
         case .settings: k += "|e\(u.editingSetting),\(u.editValue)"
@@ -192,10 +199,7 @@ final class InputLayoutTests: XCTestCase {
             i += 1
             for seq in seqs {
                 var next = nav
-                for g in seq {
-                    guard let p = layout.input(for: g) else { continue }
-                    for e in next.handle(p, state: state, now: now) { actions.insert(kind(e, state)) }
-                }
+                for e in next.gesture(seq, layout, state: state, now: now) { actions.insert(kind(e, state)) }
                 screens.insert(next.ui.screen)
                 if seen.insert(key(next.ui)).inserted { queue.append(next) }
             }
@@ -235,11 +239,8 @@ final class InputLayoutTests: XCTestCase {
                     for nav in frontier {
                         for seq in sequences(layout) {
                             var n = nav
-                            for g in seq {
-                                guard let p = layout.input(for: g) else { continue }
-                                if n.handle(p, state: state, now: t).contains(.send(.completeTask(id: "tea"))) {
-                                    found = presses; break depth
-                                }
+                            if n.gesture(seq, layout, state: state, now: t).contains(.send(.completeTask(id: "tea"))) {
+                                found = presses; break depth
                             }
                             next.append(n)
                         }
@@ -249,5 +250,16 @@ final class InputLayoutTests: XCTestCase {
                 XCTAssertEqual(found, 2, "\(layout), \(asleep ? "asleep" : "boot screen"): wake/dismiss + hold select")
             }
         }
+    }
+}
+
+extension Navigator {
+    /// One whole gesture as a board gives it (`InputLayoutTests.sequences`: a hold or double tap
+    /// begins with its tap), then time passes: a tap that waited (`pendingTap`) acts once the
+    /// gesture is over, as the device commits it when the double-tap window has passed.
+    mutating func gesture(_ seq: [Gesture], _ layout: InputLayout, state: PetState, now: Instant) -> [NavEffect] {
+        var effects: [NavEffect] = []
+        for g in seq { if let p = layout.input(for: g) { effects += handle(p, state: state, now: now) } }
+        return effects + commitTap(state: state, now: now)
     }
 }

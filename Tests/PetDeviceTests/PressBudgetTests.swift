@@ -62,10 +62,7 @@ extension InputLayoutTests {
                 for (g, seq) in moves {
                     var n = nav
                     var effects: [NavEffect] = []
-                    for x in seq {
-                        guard let p = layout.input(for: x) else { continue }
-                        effects += n.handle(p, state: state, now: now)
-                    }
+                    effects += n.gesture(seq, layout, state: state, now: now)
                     let k = c + presses(g)
                     if job.done(effects, n) { best = min(best ?? k, k) } else { frontier[k, default: []].append(n) }
                 }
@@ -132,7 +129,7 @@ extension InputLayoutTests {
             case .longPress(let b), .doubleTap(let b): seq = [.tap(b), g]
             default: seq = [g]
             }
-            return seq.flatMap { x in InputLayout.threeButtons.input(for: x).map { nav.handle($0, state: state, now: now) } ?? [] }
+            return nav.gesture(seq, .threeButtons, state: state, now: now)
         }
         _ = gesture(.tap(.b))
         XCTAssertEqual(nav.ui.menu.map { NavRows.menu[$0] }, .stats)

@@ -127,8 +127,10 @@ final class LineSeamTests: XCTestCase {
                               profile: .square240, layout: .threeButtons, boot: false)
         XCTAssertEqual(loop.descriptors, [try XCTUnwrap(keys.fileDescriptor)])
         let t = clock.monotonicNs
-        lines.edge(b, physicallyHigh: false, ns: t &- 150_000_000)
-        lines.edge(b, physicallyHigh: true, ns: t &- 100_000_000)
+        // Released longer ago than the double-tap window: B on home, which waits for a double tap
+        // or hold (docs/navigation.md, "A tap that waits"), acts at the first wake-up.
+        lines.edge(b, physicallyHigh: false, ns: t &- 500_000_000)
+        lines.edge(b, physicallyHigh: true, ns: t &- 450_000_000)
         let error = loop.run(until: { loop.ui.menu != nil || loop.wakeups > 20 })
         XCTAssertNil(error)
         XCTAssertEqual(loop.ui.menu, 0, "tap B opened the menu")

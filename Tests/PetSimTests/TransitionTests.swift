@@ -22,6 +22,14 @@ final class TransitionTests: XCTestCase {
         let d = try device(.square240)
         let home = d.loop.canvas.pixels
         try d.edge(.b, pressed: true)
+        // B on home waits (a double tap or hold may follow: docs/navigation.md, "A tap that
+        // waits"); released, it acts once the double-tap window has passed, a deadline of the loop.
+        XCTAssertNil(d.ui.menu, "nothing yet while B is down")
+        XCTAssertTrue(d.loop.transition == nil)
+        try d.run(forMs: 80)
+        try d.edge(.b, pressed: false)
+        XCTAssertEqual(d.loop.nextDeadlineMs(), d.nowMs + 301)
+        try d.run(forMs: 301)
         XCTAssertNotNil(d.ui.menu, "tap B opened the menu")
         let t = try XCTUnwrap(d.loop.transition, "a wipe started")
         XCTAssertEqual(t.direction, .down)
@@ -43,7 +51,6 @@ final class TransitionTests: XCTestCase {
         d.loop.render()
         XCTAssertEqual(final, d.loop.canvas.pixels, "the last frame is the menu itself")
         XCTAssertNotEqual(first, final)
-        try d.edge(.b, pressed: false)     // a tap, released before a long press
         try d.run(forMs: 1000)
         XCTAssertNotNil(d.ui.menu)
         // Idle again: nothing before the clock's next minute or the dim time.
@@ -96,6 +103,9 @@ final class TransitionTests: XCTestCase {
         var seen: Set<ScreenTransition.Direction> = []
         for button in [Button.b, .b, .c, .c, .b, .c] {
             try d.edge(button, pressed: true)
+            // B on home waits out the double-tap window once released (docs/navigation.md).
+            let waited = d.loop.navigator.pendingTap != nil
+            if waited { try d.run(forMs: 80); try d.edge(button, pressed: false); try d.run(forMs: 301) }
             let t = try XCTUnwrap(d.loop.transition, "\(button)")
             let direction = t.direction
             seen.insert(direction)
@@ -122,7 +132,7 @@ final class TransitionTests: XCTestCase {
             var scratch = Canvas(width: target.width, height: target.height)
             Screens.render(ctx, into: &scratch)
             XCTAssertTrue(scratch.pixels == d.loop.canvas.pixels, "\(direction): by damage and from scratch")
-            try d.edge(button, pressed: false)
+            if !waited { try d.edge(button, pressed: false) }
             try d.run(forMs: 1000)
         }
         XCTAssertEqual(seen, [.down, .forward, .back, .up])
@@ -132,7 +142,7 @@ final class TransitionTests: XCTestCase {
     func testEPaperAndTheOLEDCut() throws {
         for p in [DisplayProfile.epaper250, .oled128] {
             let d = try device(p)
-            try d.edge(.b, pressed: true)
+            try d.edge(.b, pressed: true); try d.run(forMs: 80); try d.edge(.b, pressed: false); try d.run(forMs: 301)
             XCTAssertNotNil(d.ui.menu)
             XCTAssertTrue(d.loop.transition == nil, "\(p): no wipe")
             let next = try XCTUnwrap(d.loop.nextDeadlineMs())

@@ -139,4 +139,121 @@ final class DamageTests: XCTestCase {
         a = b
         XCTAssertEqual(FrameDiff.changedRects(from: a, to: b, within: [b.bounds]), [])
     }
+    /// Long random interaction sequences (a seeded generator: the same every run) on every display
+    /// and theme: random inputs on whatever screen they lead to, time moving by animation frames,
+    /// seconds and minutes, the state and the device status changing under the screen, the menu,
+    /// theme switches and wipes written over the frame. After every step the carried canvas (drawn
+    /// by damage, its unchanged parts reused) holds the pixels, text runs and sprite runs of the
+    /// same frame drawn from scratch.
+    func testRandomSequencesByDamageMatchAFullRedraw() {
+        var rng = SplitMix(seed: 0xDE5C_9E70)
+        let states = [UIFixture.state(), UIFixture.state(focus: false), UIFixture.statusState()]
+        let start = UIFixture.now
+        var failures: [String] = []
+        var frames = 0, reusedFrames = 0
+        for profile in DisplayProfile.all {
+            let config = Navigator.Config(profile: profile)
+            var carried = Canvas(width: profile.width, height: profile.height, background: .black)
+            var ms = TimeRange.milliseconds(start)
+            var themeName = DeviceSettings.ThemeName.light
+            var state = states[0]
+            var device = DeviceStatus()
+            var nav = Navigator(state: state, now: start, config: config, boot: false)
+            nav.ui = UIFixture.ui(for: .home, now: start)
+            nav.tick(state: state, now: start)
+            for step in 0..<400 {
+                let roll = rng.next() % 100
+                let now = Instant(floorDiv(ms, 1000))
+                switch roll {
+                case 0..<55:
+                    let input = NavInput.allCases[Int(rng.next() % UInt64(NavInput.allCases.count))]
+                    _ = nav.handle(NavPress(input), state: state, now: now)
+                case 55..<62:
+                    state = states[Int(rng.next() % UInt64(states.count))]
+                case 62..<66:
+                    device = rng.next() % 2 == 0 ? DeviceStatus() : UIFixture.statusDevice
+                case 66..<70:
+                    nav.ui.menu = nav.ui.menu == nil ? Int(rng.next() % 4) : nil
+                case 70..<72:
+                    themeName = themeName == .light ? .dark : .light
+                case 72..<75:
+                    // Back home now and then, where most of the time is spent.
+                    nav.ui = UIFixture.ui(for: .home, now: now)
+                case 75..<77:
+                    ScreenTransition(from: Canvas(width: profile.width, height: profile.height, background: .white),
+                                     startMs: ms, direction: .forward, edge: .black).compose(&carried, at: ms + 60)
+                default:
+                    break
+                }
+                ms += [16, 100, 100, 1_000, 7, 61_000][Int(rng.next() % 6)]
+                let t = Instant(floorDiv(ms, 1000))
+                nav.tick(state: state, now: t)
+                let theme = Theme.resolve(themeName, for: profile)
+                var ctx = ScreenContext(navigator: nav, state: state, now: t, nowMs: ms, theme: theme)
+                ctx.device = device
+                let drawn = Screens.render(ctx, into: &carried)
+                var fresh = Canvas(width: profile.width, height: profile.height, background: .black)
+                Screens.render(ctx, into: &fresh)
+                frames += 1
+                if drawn != [carried.bounds] { reusedFrames += 1 }
+                let where_ = "\(nav.ui.screen.rawValue)@\(profile.id) \(themeName) step \(step)"
+                if fresh.pixels != carried.pixels {
+                    let n = zip(fresh.pixels, carried.pixels).filter { $0 != $1 }.count
+                    failures.append("\(where_): \(n) pixels differ")
+                }
+                if fresh.textRuns != carried.textRuns { failures.append("\(where_): text runs differ") }
+                if fresh.spriteRuns != carried.spriteRuns { failures.append("\(where_): sprite runs differ") }
+            }
+        }
+        XCTAssertEqual(failures, [], failures.prefix(20).joined(separator: "\n"))
+        XCTAssertEqual(frames, 1600)
+        XCTAssertGreaterThan(reusedFrames, frames / 2, "frames drawn only in part: \(reusedFrames) of \(frames)")
+    }
+
+    /// A part drawn with the inputs of the previous frame is reused (its drawing does not run);
+    /// new inputs draw it again; a part whose bookkeeping its edits cannot replay is never reused.
+    func testPartsAreReusedOnlyWithEqualInputs() {
+        var c = Canvas(width: 64, height: 32, background: .black)
+        var runs = 0
+        func frame(_ text: String, highlight: Bool = false) -> [Rect] {
+            c.beginFrame()
+            c.fill(.white)
+            c.part("label", [text, highlight ? "highlighted" : ""]) { c in
+                runs += 1
+                let n = c.textRuns.count
+                c.drawText(text, x: 2, y: 2, color: .black)
+                if highlight { c.markHighlighted(from: n) }
+            }
+            c.fillRect(x: 40, y: 20, w: 4, h: 4, color: .black)
+            return c.endFrame()
+        }
+        _ = frame("ab")
+        XCTAssertEqual(runs, 1)
+        XCTAssertEqual(frame("ab"), [], "the same inputs draw nothing")
+        XCTAssertEqual(runs, 1, "and do not run the part's drawing")
+        XCTAssertEqual(c.textRuns.map(\.text), ["ab"], "its text run comes back with it")
+        XCTAssertFalse(frame("ac").isEmpty)
+        XCTAssertEqual(runs, 2)
+        var fresh = Canvas(width: 64, height: 32, background: .black)
+        fresh.fill(.white); fresh.drawText("ac", x: 2, y: 2, color: .black); fresh.fillRect(x: 40, y: 20, w: 4, h: 4, color: .black)
+        XCTAssertEqual(c.pixels, fresh.pixels)
+        // Highlighting is not replayed by a part: such a part runs every frame.
+        _ = frame("ac", highlight: true)
+        _ = frame("ac", highlight: true)
+        XCTAssertEqual(runs, 4)
+        XCTAssertEqual(c.highlightedText, ["ac"])
+    }
+}
+
+/// A small seeded generator (splitmix64): the same sequence every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -34,6 +34,12 @@ final class GoldenFrameTests: XCTestCase {
         for profile in DisplayProfile.all {
             out.append(("circle-settled@\(profile.id)", .circle, profile, .light))
             out.append(("circle-empty@\(profile.id)", .circle, profile, .light))
+            out.append(("circle-tab@\(profile.id)", .circle, profile, .light))
+        }
+        // The shop's other pictures (docs/shop.md): the food tab on its second item, the home tab.
+        for profile in DisplayProfile.all {
+            out.append(("shop-food@\(profile.id)", .shop, profile, .light))
+            out.append(("shop-home@\(profile.id)", .shop, profile, .light))
         }
         // The icon menu over home (docs/screens.md), on its second entry.
         for profile in DisplayProfile.all {
@@ -50,10 +56,16 @@ final class GoldenFrameTests: XCTestCase {
         for (name, screen, profile, themeName) in Self.cases() {
             var ui = UIFixture.ui(for: screen, now: now)
             if name.hasPrefix("menu@") { ui.menu = 1 }
+            if name.hasPrefix("shop-food@") { ui.shopTab = 0; ui.cursor = 1 }
+            if name.hasPrefix("shop-home@") { ui.shopTab = 3; ui.cursor = 1 }
             // home-status: every status icon and a hungry pet (the attention bubble).
             let status = name.hasPrefix("home-status")
             var shownState = status ? UIFixture.statusState() : state
-            if screen == .circle && !name.hasPrefix("circle-empty") { shownState = UIFixture.circleState(settled: name.hasPrefix("circle-settled")) }
+            if screen == .circle && !name.hasPrefix("circle-empty") {
+                shownState = UIFixture.circleState(settled: name.hasPrefix("circle-settled"), several: name.hasPrefix("circle-tab"))
+            }
+            // circle-tab: the second of two circles (B went to the next one).
+            if name.hasPrefix("circle-tab") { ui.circleTab = 1; ui.cursor = 0 }
             var ctx = ScreenContext(state: shownState, ui: ui, now: now,
                                     config: Navigator.Config(profile: profile), theme: Theme.resolve(themeName, for: profile))
             if status { ctx.device = UIFixture.statusDevice }

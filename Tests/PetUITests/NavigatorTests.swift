@@ -161,6 +161,78 @@ final class NavigatorTests: XCTestCase {
         XCTAssertEqual(nav.ui.cursor, 0)
     }
 
+    /// docs/navigation.md, "A tap that waits": a tap of select that would open something waits
+    /// where the same key's double tap or hold does something, so those never show it first.
+    func testASelectThatWouldOpenSomethingWaitsForItsDoubleTapOrHold() throws {
+        let w = try twoTasks()
+        var nav = Navigator(state: w.state, now: w.now, boot: false)
+        let tapB = NavPress(.select, grows: [.doubleSelect, .holdSelect])
+        let home = nav.view
+        // Tap B on home: nothing changes yet (double B pets, hold B completes here).
+        XCTAssertEqual(nav.handle(tapB, state: w.state, now: w.now), [])
+        XCTAssertEqual(nav.pendingTap, .select)
+        XCTAssertNil(nav.ui.menu)
+        XCTAssertEqual(nav.view, home, "the screen is not redrawn for a tap that may grow")
+        // It grows into a double tap: the pet is petted, the menu never opened.
+        XCTAssertEqual(nav.handle(NavPress(.doubleSelect, extendsTap: true), state: w.state, now: w.now), [.send(.petThePet)])
+        XCTAssertNil(nav.pendingTap)
+        XCTAssertNil(nav.ui.menu)
+        XCTAssertEqual(nav.commitTap(state: w.state, now: w.now), [], "nothing waits any more")
+        XCTAssertNil(nav.ui.menu)
+        // Into a hold: the shown task is completed, the menu never opened.
+        _ = nav.handle(tapB, state: w.state, now: w.now)
+        XCTAssertTrue(nav.handle(grown(.holdSelect), state: w.state, now: w.now).contains(.send(.completeTask(id: "tea"))))
+        XCTAssertNil(nav.pendingTap)
+        XCTAssertNil(nav.ui.menu)
+        // It stays a tap: the device commits it and the menu opens, once.
+        _ = nav.handle(tapB, state: w.state, now: w.now)
+        XCTAssertEqual(nav.commitTap(state: w.state, now: w.now), [])
+        XCTAssertEqual(nav.ui.menu, 0)
+        XCTAssertNil(nav.pendingTap)
+        // Another press before the window ends: the tap acts first, then the press.
+        _ = nav.handle(press(.back), state: w.state, now: w.now)
+        XCTAssertNil(nav.ui.menu)
+        _ = nav.handle(tapB, state: w.state, now: w.now)
+        _ = nav.handle(NavPress(.previous, grows: [.next, .holdPrevious]), state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.menu, NavRows.menu.count - 1, "the menu opened, then A moved up (a ring)")
+        XCTAssertNil(nav.pendingTap)
+        // In the menu, B on Stats (no hold job) opens at once; on Focus (hold B starts) it waits.
+        _ = nav.handle(press(.next), state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.menu.map { NavRows.menu[$0] }, .stats)
+        _ = nav.handle(tapB, state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.screen, .stats)
+        XCTAssertNil(nav.pendingTap)
+        // Back never waits (its double tap, home, goes the same way): C acts at once.
+        _ = nav.handle(NavPress(.back, grows: [.doubleBack, .holdBack]), state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.screen, .home)
+        XCTAssertEqual(nav.ui.menu.map { NavRows.menu[$0] }, .stats)
+        _ = nav.handle(press(.next), state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.menu.map { NavRows.menu[$0] }, .focus)
+        _ = nav.handle(tapB, state: w.state, now: w.now)
+        XCTAssertEqual(nav.pendingTap, .select)
+        XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: w.now).count, 1, "hold B starts a session")
+        XCTAssertEqual(nav.ui.screen, .focus, "shown once, by the hold")
+        // A tap whose key has no longer gesture (a board without them) acts at once.
+        nav = Navigator(state: w.state, now: w.now, boot: false)
+        _ = nav.handle(press(.select), state: w.state, now: w.now)
+        XCTAssertEqual(nav.ui.menu, 0)
+        // A tap left waiting (no device to commit it) is dropped when idle sends the screen home.
+        nav = Navigator(state: w.state, now: w.now, boot: false)
+        _ = nav.handle(press(.previous), state: w.state, now: w.now)
+        _ = nav.handle(tapB, state: w.state, now: w.now)
+        nav.tick(state: w.state, now: w.now + 30)
+        XCTAssertNil(nav.pendingTap)
+        XCTAssertEqual(nav.commitTap(state: w.state, now: w.now + 30), [])
+        XCTAssertNil(nav.ui.menu)
+        // The first press on a dim screen only wakes it: nothing waits.
+        nav = Navigator(state: w.state, now: w.now, boot: false)
+        nav.tick(state: w.state, now: w.now + 200)
+        XCTAssertEqual(nav.ui.power, .dim)
+        _ = nav.handle(tapB, state: w.state, now: w.now + 200)
+        XCTAssertNil(nav.pendingTap)
+        XCTAssertNil(nav.ui.menu)
+    }
+
     func testUrgeLogInThreePressesFromHome() throws {
         var w = try NavWorld()
         try w.send("quit.start", ["goal-days": "5"])

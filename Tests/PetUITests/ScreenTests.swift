@@ -56,6 +56,10 @@ final class ScreenTests: XCTestCase {
         // docs/screens.md, "The screens": a running challenge, a settled one, hostile pet names.
         out.append(("circle-board", UIFixture.circleState(), UIFixture.ui(for: .circle, now: now)))
         out.append(("circle-settled", UIFixture.circleState(settled: true), UIFixture.ui(for: .circle, now: now)))
+        for tab in 0..<2 {
+            var ui = UIFixture.ui(for: .circle, now: now); ui.circleTab = tab
+            out.append(("circle-tab\(tab)", UIFixture.circleState(several: true), ui))
+        }
         for k in 0..<5 {
             var ui = UIFixture.ui(for: .circle, now: now); ui.cursor = k
             out.append(("circle-hostile\(k)", UIFixture.circleState(hostile: true), ui))

@@ -50,7 +50,7 @@ final class TextCheckTests: XCTestCase {
         var out = s.tasks.values.map(\.title) + s.habits.habits.values.map(\.text) + [s.pet.name]
         if let g = s.habits.selfImage { out.append(g) }
         out += s.circles.circles.keys
-        out += s.circles.standings.values.flatMap { $0.rows.flatMap { [$0.member, $0.petName] } }
+        out += s.circles.standings.values.flatMap { $0.flatMap { $0.rows.flatMap { [$0.member, $0.petName] } } }
         return out.filter { !$0.isEmpty }
     }
 

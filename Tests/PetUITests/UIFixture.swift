@@ -53,7 +53,7 @@ enum UIFixture {
     /// (five members, "mochi" third of six) and a running challenge (5 tasks by Friday, 20 coins
     /// held); `settled`: the challenge settled (+40); `hostile`: 24-character pet names and ranks
     /// past 9. `UIFixture.state()` has no circle (the empty state).
-    static func circleState(settled: Bool = false, hostile: Bool = false) -> PetState {
+    static func circleState(settled: Bool = false, hostile: Bool = false, several: Bool = false) -> PetState {
         var s = state()
         let circle = hostile ? "the-longest-circle-name-allowed" : "study-buddies"
         s.circles.circles[circle] = CircleMembership(circle: circle, member: "mochi", share: Set(CircleShare.allCases),
@@ -64,8 +64,21 @@ enum UIFixture {
         let values = hostile ? [12_345_678, 99_999, 4_321, 4_321, 0] : [184, 152, 131, 131, 60]
         let ranks = hostile ? [1, 12, 13, 13, 15] : [1, 2, 3, 3, 5]
         let rows = (0..<5).map { LeaderboardRow(rank: ranks[$0], member: members[$0], petName: names[$0], value: values[$0]) }
-        s.circles.standings[circle] = CircleStanding(metric: .coins, period: .week, number: s.clock.day(of: now),
-                                                     ranked: hostile ? 15 : 6, rows: rows, at: now - 600)
+        s.circles.standings[circle] = [CircleStanding(metric: .coins, period: .week, number: s.clock.day(of: now),
+                                                      ranked: hostile ? 15 : 6, rows: rows, at: now - 600)]
+        if several {
+            // A second circle (the screen's second tab): a week's focus and a month's coins, no challenge.
+            let other = "walkers"
+            s.circles.circles[other] = CircleMembership(circle: other, member: "mochi", share: Set(CircleShare.allCases),
+                                                        screenGoal: 0, joinedAt: at("2026-03-02 10:00"))
+            let focus = [LeaderboardRow(rank: 1, member: "mochi", petName: "Mochi", value: 420),
+                         LeaderboardRow(rank: 2, member: "ink", petName: "Inkwell", value: 95)]
+            let month = [LeaderboardRow(rank: 1, member: "ink", petName: "Inkwell", value: 610),
+                         LeaderboardRow(rank: 2, member: "mochi", petName: "Mochi", value: 388)]
+            s.circles.standings[other] = [
+                CircleStanding(metric: .focus, period: .week, number: s.clock.day(of: now), ranked: 2, rows: focus, at: now - 600),
+                CircleStanding(metric: .coins, period: .month, number: 2026 * 12 + 2, ranked: 2, rows: month, at: now - 600)]
+        }
         let terms = ChallengeTerms(id: "five-tasks", proposer: "bea", goal: .tasksDone(5), start: at("2026-03-23 00:00"),
                                    end: at("2026-03-28 00:00"), stake: 20)
         if settled {

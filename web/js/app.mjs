@@ -216,6 +216,8 @@ async function main() {
   }
   for (const ev of ['status', 'snapshot', 'change', 'answer']) c.on(ev, renderSoon);
   c.on('summary', renderSoon);
+  // A fresh export follows the device's events: the Circles page asks for circle.state again.
+  c.on('snapshot', () => { if (app.circles) app.circles.loadedFor = null; });
   c.on('reminders', (fresh) => { if (fresh.length) notify(fresh); renderSoon(); });
   window.addEventListener('hashchange', onRoute);
   // First run on the device's own address: remember it at once.

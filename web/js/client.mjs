@@ -50,6 +50,9 @@ export class Session {
       case 'export.part': {
         const c = this.commands.get(m.id); if (c) c.parts[m.part] = m.data; return;
       }
+      case 'circle.state':
+        if (m.id !== undefined && this.commands.has(m.id)) { this.finish(m.id, m); return; }
+        break;
       case 'state':
         if (m.id !== undefined && this.commands.has(m.id)) { this.finish(m.id, m); }
         this.emit('state', m); return;

@@ -4,6 +4,7 @@
 import { h, field, fmtTime, download, toast } from './view.mjs';
 import { petPixels, itemPixels, drawInto, catalogue, homeSlots } from './art.mjs';
 import { ART } from './artdata.mjs';
+import { circlesPage } from './circles.mjs';
 
 const DAY = 86400;
 const TRIGGERS = [['time-of-day', 'Time of day'], ['waking-up', 'Waking up'], ['boredom', 'Boredom'], ['smell', 'A smell'],
@@ -443,4 +444,4 @@ function settings(app) {
   return out;
 }
 
-export const PAGES = { today, task: taskForm, pet, shop, focus, urge, stats, reminders, settings };
+export const PAGES = { today, task: taskForm, pet, shop, focus, urge, stats, circles: circlesPage, reminders, settings };

@@ -23,6 +23,8 @@ public enum CircleShare: String, Codable, Sendable, CaseIterable, Comparable {
     case screen
     /// The 66-day course's day and posts read (course circles).
     case course
+    /// The week's habit score (the daily checklist's points, docs/habits.md) and the days scored.
+    case habits
     /// Progress in the circle's challenges (needed to take part in one).
     case challenges
 
@@ -112,8 +114,9 @@ public struct CircleState: Codable, Sendable, Equatable {
     public var challenges: [String: HeldChallenge] = [:]
     /// The latest settlements (at most `CircleLedgerRules.keepSettled`), oldest first.
     public var settled: [SettledChallenge] = []
-    /// Leaderboards to show, by circle.
-    public var standings: [String: CircleStanding] = [:]
+    /// Leaderboards to show, by circle: one per period and metric (at most
+    /// `CircleLedgerRules.maxBoards`), week before month, then coins, focus, screen, streak.
+    public var standings: [String: [CircleStanding]] = [:]
     /// What went to the charity jar from the challenges this device settled: every stake when
     /// nobody succeeded, the remainder of an uneven split — the circle's whole charity, the same
     /// figure on every member's device (the pot is conserved: payouts + charity = stakes).
@@ -124,6 +127,19 @@ public struct CircleState: Codable, Sendable, Equatable {
 
     /// Coins held in stakes (not spendable until settled).
     public var held: Int { challenges.values.reduce(0) { $0 + $1.terms.stake } }
+
+    /// The circle's leaderboard for one period and metric, if the bridge handed one.
+    public func standing(_ circle: String, _ metric: LeaderboardMetric, _ period: LeaderboardPeriod) -> CircleStanding? {
+        standings[circle]?.first { $0.metric == metric && $0.period == period }
+    }
+}
+
+extension CircleStanding {
+    /// The order the boards of a circle are kept and shown in: week before month, then
+    /// coins, focus, screen, streak.
+    public var order: Int {
+        (period == .week ? 0 : 10) + (LeaderboardMetric.allCases.firstIndex(of: metric) ?? 0)
+    }
 }
 
 public enum CircleLedgerRules {
@@ -135,8 +151,10 @@ public enum CircleLedgerRules {
     public static let maxChallengeMembers = 50
     /// Settlements kept for the screen.
     public static let keepSettled = 8
-    /// Leaderboard rows the device keeps for a circle.
+    /// Leaderboard rows the device keeps for one board.
     public static let maxRows = 12
+    /// Boards a circle has at most: one per period and metric.
+    public static let maxBoards = LeaderboardPeriod.allCases.count * LeaderboardMetric.allCases.count
 
     /// Circle and challenge ids: 1–48 of `a-z 0-9 -` (topic-safe).
     public static func isID(_ s: String) -> Bool {
@@ -419,7 +437,10 @@ extension CircleState {
             charityJar = charityJar.saturatingAdded(s.settlement.charity)
             settled.append(s)
             if settled.count > CircleLedgerRules.keepSettled { settled.removeFirst(settled.count - CircleLedgerRules.keepSettled) }
-        case let .standing(circle, s): standings[circle] = s
+        case let .standing(circle, s):
+            var boards = (standings[circle] ?? []).filter { $0.metric != s.metric || $0.period != s.period }
+            boards.append(s)
+            standings[circle] = boards.sorted { $0.order < $1.order }
         }
     }
 }
@@ -526,7 +547,8 @@ extension Engine {
 
         case let .standing(circle, standing):
             _ = try membership(circle)
-            guard state.circles.standings[circle].map({ var o = $0; o.at = standing.at; return o != standing }) ?? true else { return }
+            let old = state.circles.standing(circle, standing.metric, standing.period)
+            guard old.map({ var o = $0; o.at = standing.at; return o != standing }) ?? true else { return }
             emit(.circle(.standing(circle: circle, standing: standing)), at: at)
         }
     }

@@ -36,7 +36,7 @@ public struct PetState: Sendable, Equatable, Codable {
     /// changes: snapshots of another format are ignored and the journal is replayed in full
     /// (docs/storage.md). Tests/PetCoreTests/SnapshotShapeTests.swift fails when the encoded
     /// shape changes while this stays the same.
-    public static let snapshotFormat = 6
+    public static let snapshotFormat = 7
 
     public var createdAt: Instant
     /// The latest instant the state has been advanced to.

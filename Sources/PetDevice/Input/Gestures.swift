@@ -94,6 +94,15 @@ public struct GestureRecognizer: Sendable {
         return out
     }
 
+    /// When a tap of `b` is known to stay a tap (monotonic ns): the key is up and its double-tap
+    /// window has passed without a second press. nil while the key is down (a long press may
+    /// still come). A navigator's waiting tap (`Navigator.pendingTap`) acts then.
+    public func tapSettles(_ b: Button) -> UInt64? {
+        guard let s = buttons[b] else { return 0 }
+        if s.down { return nil }
+        return s.releasedAt.map { $0 &+ doubleTapNs &+ 1 } ?? 0
+    }
+
     /// When both A and C have been down together since (the later press), if they are.
     var chordSince: UInt64? {
         guard let a = buttons[.a], let c = buttons[.c], a.down, c.down, a.inChord, c.inChord else { return nil }

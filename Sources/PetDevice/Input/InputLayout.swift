@@ -81,7 +81,14 @@ public enum InputLayout: String, Sendable, CaseIterable {
         switch g {
         case .chordAC: return hasChord ? NavPress(.chord, extendsTap: true) : nil
         case .chordHeld: return hasChord ? NavPress(.reset, extendsTap: false, isPress: false) : nil
-        case .tap(let b): return role(of: b).map { NavPress($0.tap) }
+        case .tap(let b):
+            // The inputs this key's longer gestures give that undo the tap (a tap that would open
+            // something waits for them where they do something: docs/navigation.md).
+            return role(of: b).map { r in
+                var grows = Set(r.hold.map { [$0] } ?? [])
+                if let d = r.double, d.extends { grows.insert(d.input) }
+                return NavPress(r.tap, grows: grows)
+            }
         case .doubleTap(let b):
             guard let r = role(of: b), let d = r.double else { return nil }
             return NavPress(d.input, extendsTap: d.extends)

@@ -33,6 +33,9 @@ public final class DeviceLoop {
     public var frameIntervalMs: Int64?
     /// Seconds the wall clock is still to move once every key is up (`moveClockIfKeysUp`).
     var pendingClockShift: Int64 = 0
+    /// The key whose tap the navigator holds back (`Navigator.pendingTap`): it acts once that key is
+    /// up and its double-tap window has passed (`pollGestures`).
+    var waitingTapKey: Button?
     /// How many times the loop woke (`step` calls): the idle-cost figure of deskpet-bench.
     public private(set) var wakeups = 0
     /// Of those, the wake-ups that found the screen asleep (the idle daemon's cost).
@@ -158,7 +161,8 @@ public final class DeviceLoop {
             out.append((source, t))
         }
         if let w = app.engine.nextWakeup(), w > app.state.now { consider(.core, TimeRange.milliseconds(w)) }
-        if let g = gestures.nextDeadline() {
+        let waitingTap = navigator.pendingTap != nil ? waitingTapKey.flatMap { gestures.tapSettles($0) } : nil
+        if let g = [gestures.nextDeadline(), waitingTap].compactMap({ $0 }).min() {
             let mono = hardware.clock.monotonicNs
             let ahead = g > mono ? Int64(clamping: (g - mono + 999_999) / 1_000_000) : 0
             consider(.gestures, nowMs.addingReportingOverflow(max(1, ahead)).partialValue)
@@ -244,9 +248,19 @@ public final class DeviceLoop {
         } catch { note(error) }
     }
 
-    /// Reports the long presses and the 3-second chord that are now due.
+    /// Reports the long presses and the 3-second chord that are now due, then lets a waiting tap
+    /// act once it is known to stay a tap (`Navigator.pendingTap`: its key is up and the
+    /// double-tap window has passed).
     public func pollGestures() throws(AppError) {
-        for g in gestures.poll(ns: hardware.clock.monotonicNs) { try perform(g) }
+        let mono = hardware.clock.monotonicNs
+        for g in gestures.poll(ns: mono) { try perform(g) }
+        guard navigator.pendingTap != nil else { waitingTapKey = nil; return }
+        guard let key = waitingTapKey, let at = gestures.tapSettles(key), mono >= at else { return }
+        waitingTapKey = nil
+        try tick()
+        try carryOut(navigator.commitTap(state: app.state, now: now))
+        needsFrame = true
+        navigator.tick(state: app.state, now: now)
     }
 
     /// Brings the app and the navigator to the current time.
@@ -289,7 +303,14 @@ public final class DeviceLoop {
         apply(link?.gesture(g, loop: self) ?? [])
         needsFrame = true
         guard let input = layout.input(for: g) else { return }
-        for effect in navigator.handle(input, state: app.state, now: now) {
+        try carryOut(navigator.handle(input, state: app.state, now: now))
+        if case .tap(let b) = g { waitingTapKey = navigator.pendingTap != nil ? b : nil }
+        navigator.tick(state: app.state, now: now)
+    }
+
+    /// Carries out what the navigator asked for (in order).
+    func carryOut(_ effects: [NavEffect]) throws(AppError) {
+        for effect in effects {
             switch effect {
             case .factoryReset:
                 let events = try app.wipe(now: now)
@@ -307,7 +328,6 @@ public final class DeviceLoop {
                 report(outcome.committed, byOwner: true, declined: outcome.refusal != nil)
             }
         }
-        navigator.tick(state: app.state, now: now)
     }
 
     /// Tells the navigator, `onEvents`, the link (unless `toLink` is false: the link service

@@ -44,3 +44,22 @@ extension LinkService {
         return reply(c, CircleReportMessage(id: m.id, circle: circle, report: report))
     }
 }
+
+/// `circle.state` (docs/protocol.md#circles): read-only — what the device knows about its
+/// circles, for the companion's Circles view. Stores nothing.
+extension LinkService {
+    func circleState(_ m: CommandMessage, from c: Int, loop: LinkHost) -> [LinkFrame] {
+        var asked: String?
+        if let v = m.fields?["circle"] {
+            guard let text = v.fieldText, CircleLedgerRules.isID(text) else {
+                return reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField, message: "invalid circle: must be 1–48 of a-z, 0-9 and -"))
+            }
+            asked = text
+        }
+        let now = max(loop.now, loop.state.now)
+        guard let answer = CircleStateMessage(id: m.id, state: loop.state, circle: asked, now: now) else {
+            return reply(c, ErrorMessage(id: m.id, code: ErrorCode.notFound, message: "no circle \(asked ?? "") is joined"))
+        }
+        return reply(c, answer)
+    }
+}

@@ -10,7 +10,7 @@ extension LinkService {
     public static let maxClientID = 48
 
     /// Commands only the link knows (the rest go to `CommandParser`).
-    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch", "circle.report"]
+    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch", "circle.report", "circle.state"]
 
     /// What a `command` message comes to before anything is stored.
     enum Prepared {
@@ -27,6 +27,7 @@ extension LinkService {
         switch prepare(m, phone: phone, from: c, loop: loop) {
         case .answered(let frames): return frames
         case .link where m.name == "circle.report": return circleReport(m, phone: phone, from: c, loop: loop)
+        case .link where m.name == "circle.state": return circleState(m, from: c, loop: loop)
         case .link: return linkCommand(m, from: c, loop: loop)
         case .domain(let command):
             let outcome: Outcome

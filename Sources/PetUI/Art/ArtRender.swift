@@ -128,7 +128,7 @@ public struct ArtRaster: Sendable, Equatable {
             }
         }
         if let painted = Rect(x: x + c0 * sc, y: y + r0 * sc, w: (c1 - c0) * sc, h: (r1 - r0) * sc).intersection(area) {
-            canvas.textRuns.removeAll { painted.contains($0.rect) }
+            canvas.dropText(coveredBy: painted)
             canvas.markDirty(painted)
         }
     }

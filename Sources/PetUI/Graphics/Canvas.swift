@@ -162,6 +162,7 @@ public struct Canvas: Sendable {
         put(bounds, color.raw)
         textRuns.removeAll()
         spriteRuns.removeAll()
+        recorder.editsBroken = true
         textLog?.entries.removeAll()
         markDirty(bounds)
     }
@@ -180,7 +181,7 @@ public struct Canvas: Sendable {
         guard let c = r.intersection(bounds) else { return }
         rawFill(c, color.raw)
         // Text completely painted over is no longer visible.
-        textRuns.removeAll { c.contains($0.rect) }
+        dropText(coveredBy: c)
         markDirty(c)
     }
 
@@ -306,7 +307,7 @@ public struct Canvas: Sendable {
         guard let clip = fillRounded(full, radius: r, color: color.raw) else { return }
         // Drop text runs that the (straight-edged) middle part fully covers.
         let core = Rect(x: x, y: y.addingSaturating(r), w: w, h: h - 2 * r)
-        textRuns.removeAll { core.contains($0.rect) }
+        dropText(coveredBy: core)
         markDirty(clip)
     }
 
@@ -335,11 +336,13 @@ public struct Canvas: Sendable {
     public mutating func markHighlighted(from index: Int) {
         guard index >= 0, index < textRuns.count else { return }
         for i in index..<textRuns.count { textRuns[i].highlighted = true }
+        recorder.editsBroken = true   // not replayed by a part
     }
 
     /// Adds a run if any of it is on screen.
     mutating func recordText(_ text: String, _ r: Rect) {
         guard !text.isEmpty, r.intersection(bounds) != nil else { return }
         textRuns.append(TextRun(text: text, rect: r))
+        recorder.edits?.append(.text(TextRun(text: text, rect: r)))
     }
 }

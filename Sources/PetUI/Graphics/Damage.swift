@@ -41,6 +41,30 @@ struct DrawOp {
     }
 }
 
+/// A change a part made to the canvas's text and sprite bookkeeping (`textRuns`, `spriteRuns`),
+/// kept with its operations so a reused part changes them as drawing it did.
+enum RunEdit: Sendable {
+    case text(TextRun)
+    /// Text runs lying wholly inside the rect were painted over.
+    case dropText(Rect)
+    case sprite(SpriteRun)
+    /// Sprite runs whose crop lies wholly inside the rect were painted over.
+    case dropSprites(Rect)
+}
+
+/// One part of a recorded frame (`Canvas.part`): its name and inputs, the range of the frame's
+/// operations it recorded, their fingerprint and bounds, and its bookkeeping edits (nil: it
+/// changed the bookkeeping in a way the edits do not reproduce, so it is never reused).
+struct PartRecord: Sendable {
+    var name: String
+    var inputs: any Hashable & Sendable
+    var start: Int
+    var end: Int
+    var hash: UInt64
+    var bounds: Rect?
+    var edits: [RunEdit]?
+}
+
 /// The recording state of a canvas: the operations of the frame being drawn, and per tile the
 /// fingerprint of the last frame's operations there.
 struct FrameRecorder: Sendable {
@@ -48,6 +72,21 @@ struct FrameRecorder: Sendable {
     static let tile = 16
     var isRecording = false
     var ops: [DrawOp] = []
+    /// The parts of the frame being recorded, in order (their ops are ranges of `ops`).
+    var parts: [PartRecord] = []
+    /// The previous frame's operations and parts: a part drawn with the same inputs reuses them.
+    var lastOps: [DrawOp] = []
+    var lastParts: [PartRecord] = []
+    /// Where the search for the next part's previous record starts in `lastParts`.
+    var lastCursor = 0
+    /// What every part's drawing depends on besides its inputs (the theme, the display): a
+    /// change reuses nothing.
+    var context: (any Hashable & Sendable)? = nil
+    var lastContext: (any Hashable & Sendable)? = nil
+    /// The bookkeeping edits of the part being drawn (nil: no part open).
+    var edits: [RunEdit]? = nil
+    /// The part being drawn touched the bookkeeping in a way `edits` cannot replay.
+    var editsBroken = false
     /// The previous frame's fingerprint per tile (row-major), empty: none (everything is drawn).
     var tiles: [UInt64] = []
     /// Tiles written outside a recorded frame since then: drawn at the next frame.
@@ -56,6 +95,26 @@ struct FrameRecorder: Sendable {
 
     /// Tile columns of the canvas the fingerprints are for (set by `endFrame`).
     var stride = 0
+
+    /// Whether two frame contexts are equal (both nil: yes).
+    static func same(_ a: (any Hashable & Sendable)?, _ b: (any Hashable & Sendable)?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let a?, let b?): return AnyHashable(a) == AnyHashable(b)
+        default: return false
+        }
+    }
+
+    /// The previous frame's next part named `name`, searched from `lastCursor` on (parts are
+    /// matched in order).
+    func findLast(_ name: String) -> Int? {
+        var k = lastCursor
+        while k < lastParts.count {
+            if lastParts[k].name == name { return k }
+            k += 1
+        }
+        return nil
+    }
 
     /// Tiles whose pixels were written outside a recorded frame (`r` inside the canvas).
     mutating func markStale(_ r: Rect) {
@@ -76,12 +135,98 @@ extension DrawOp: Sendable {}
 extension Canvas {
     /// Starts recording a frame: until `endFrame`, primitives record their pixel writes (text
     /// runs, sprite runs and the other bookkeeping happen as usual).
-    public mutating func beginFrame() {
+    public mutating func beginFrame(context: (any Hashable & Sendable)? = nil) {
         // The text check (`textLog`, tests and tools) snapshots the pixels each string left as it
-        // is drawn: with it on, the frame is drawn directly (its tiles are then stale).
-        guard textLog == nil else { return }
+        // is drawn: with it on, the frame is drawn directly (its tiles are then stale, and no
+        // part is reused).
+        guard textLog == nil else {
+            recorder.lastParts.removeAll(); recorder.lastOps.removeAll()
+            return
+        }
         recorder.isRecording = true
         recorder.ops.removeAll(keepingCapacity: true)
+        recorder.parts.removeAll(keepingCapacity: true)
+        recorder.lastCursor = 0
+        recorder.context = context
+    }
+
+    /// Draws one part of a recorded frame. `inputs` is everything `draw` reads besides the frame's
+    /// context (`beginFrame(context:)`: theme and display) — texts, numbers, positions, colours:
+    /// when the previous frame drew a part of this `name` with equal inputs, its operations (and
+    /// its text runs) are taken again and `draw` does not run, so an unchanged part costs a copy
+    /// of its operations and one fingerprint token per tile it covers (LVGL's widgets that do
+    /// not invalidate themselves). Outside a recorded frame, or inside another part, `draw` runs.
+    /// The both-ways tests (DamageTests) hold that a reused part draws what drawing it would.
+    public mutating func part<Inputs: Hashable & Sendable>(_ name: String, _ inputs: Inputs, _ draw: (inout Canvas) -> Void) {
+        guard recorder.isRecording, recorder.edits == nil else { draw(&self); return }
+        let key: any Hashable & Sendable = inputs
+        let start = recorder.ops.count
+        if FrameRecorder.same(recorder.context, recorder.lastContext), let k = recorder.findLast(name) {
+            let last = recorder.lastParts[k]
+            recorder.lastCursor = k + 1
+            if let old = last.inputs as? Inputs, old == inputs, let edits = last.edits {
+                recorder.ops.append(contentsOf: recorder.lastOps[last.start..<last.end])
+                for e in edits { apply(e) }
+                recorder.parts.append(PartRecord(name: name, inputs: key, start: start, end: recorder.ops.count,
+                                                 hash: last.hash, bounds: last.bounds, edits: edits))
+                return
+            }
+        }
+        let textBefore = textRuns, spritesBefore = spriteRuns
+        recorder.edits = []
+        recorder.editsBroken = false
+        draw(&self)
+        var edits = recorder.edits
+        recorder.edits = nil
+        if recorder.editsBroken { edits = nil }
+        // The edits must replay what drawing did to the bookkeeping (else the part is not reused).
+        if let e = edits {
+            var probe = self
+            probe.textRuns = textBefore; probe.spriteRuns = spritesBefore
+            for x in e { probe.apply(x) }
+            if probe.textRuns != textRuns || probe.spriteRuns != spriteRuns { edits = nil }
+        }
+        var h: UInt64 = 0x243F_6A88_85A3_08D3
+        var bounds: Rect? = nil
+        let end = recorder.ops.count
+        recorder.ops.withUnsafeBufferPointer { ops in
+            for i in start..<end {
+                let op = ops[i]
+                h = (h ^ op.key) &* 0x9E37_79B9_7F4A_7C15
+                h ^= h >> 29
+                let r = Rect(x: Int(op.x), y: Int(op.y), w: Int(op.w), h: Int(op.h))
+                bounds = bounds.map { $0.union(r) } ?? r
+            }
+        }
+        recorder.parts.append(PartRecord(name: name, inputs: key, start: start, end: end, hash: h, bounds: bounds, edits: edits))
+    }
+
+    /// Replays one bookkeeping edit of a part.
+    mutating func apply(_ e: RunEdit) {
+        switch e {
+        case .text(let run): textRuns.append(run)
+        case .dropText(let r): textRuns.removeAll { r.contains($0.rect) }
+        case .sprite(let run): spriteRuns.append(run)
+        case .dropSprites(let r): spriteRuns.removeAll { r.contains($0.crop) }
+        }
+    }
+
+    /// Text runs wholly inside `r` were painted over (a part notes it for its reuse).
+    mutating func dropText(coveredBy r: Rect) {
+        textRuns.removeAll { r.contains($0.rect) }
+        recorder.edits?.append(.dropText(r))
+    }
+
+    /// Sprite runs whose crop lies wholly inside `r` were painted over (a part notes it).
+    mutating func dropSprites(coveredBy r: Rect) {
+        spriteRuns.removeAll { r.contains($0.crop) }
+        recorder.edits?.append(.dropSprites(r))
+    }
+
+    /// Adds a sprite run (the pictures a screen drew, for tests; a part notes it for its reuse).
+    mutating func addSpriteRun(_ run: SpriteRun) {
+        spriteRuns.append(run)
+        recorder.edits?.append(.sprite(run))
     }
 
     /// Ends the recorded frame: draws it where it differs from the previous one and returns the
@@ -95,12 +240,15 @@ extension Canvas {
         let cols = (width + t - 1) / t, rows = (height + t - 1) / t
         guard cols > 0, rows > 0 else { recorder.ops.removeAll(keepingCapacity: true); return [] }
         var fresh = [UInt64](repeating: 0x6A09_E667_F3BC_C908, count: cols * rows)
+        // Each operation outside a part is mixed into the tiles it reaches; a part, as one token
+        // (its operations' fingerprint and bounds) into every tile of its bounds: equal tokens
+        // mean equal operations, so a tile's pixels still follow from its sequence.
+        let parts = recorder.parts
         recorder.ops.withUnsafeBufferPointer { ops in
             fresh.withUnsafeMutableBufferPointer { h in
-                for op in ops {
-                    let k = op.key
-                    let tx0 = Int(op.x) / t, tx1 = (Int(op.x) + Int(op.w) - 1) / t
-                    let ty0 = Int(op.y) / t, ty1 = (Int(op.y) + Int(op.h) - 1) / t
+                @inline(__always) func mix(_ k: UInt64, _ x: Int, _ y: Int, _ w: Int, _ hh: Int) {
+                    let tx0 = x / t, tx1 = (x + w - 1) / t
+                    let ty0 = y / t, ty1 = (y + hh - 1) / t
                     var ty = ty0
                     while ty <= ty1 {
                         var i = ty * cols + tx0
@@ -113,6 +261,24 @@ extension Canvas {
                         }
                         ty += 1
                     }
+                }
+                var p = 0, i = 0
+                let n = ops.count
+                while i < n || p < parts.count {
+                    if p < parts.count, parts[p].start == i {
+                        let part = parts[p]
+                        if let b = part.bounds {
+                            let token = part.hash ^ DrawOp(b, UInt16(truncatingIfNeeded: part.end - part.start)).key
+                            mix(token, b.x, b.y, b.w, b.h)
+                        }
+                        i = part.end
+                        p += 1
+                        continue
+                    }
+                    guard i < n else { break }
+                    let op = ops[i]
+                    mix(op.key, Int(op.x), Int(op.y), Int(op.w), Int(op.h))
+                    i += 1
                 }
             }
         }
@@ -168,7 +334,12 @@ extension Canvas {
             dirty = dirty.map { $0.union(r) } ?? r
             addDamage(r)
         }
+        // Kept for the next frame's parts.
+        swap(&recorder.ops, &recorder.lastOps)
+        swap(&recorder.parts, &recorder.lastParts)
         recorder.ops.removeAll(keepingCapacity: true)
+        recorder.parts.removeAll(keepingCapacity: true)
+        recorder.lastContext = recorder.context
         return rects
     }
 
@@ -179,9 +350,25 @@ extension Canvas {
         let w = width, t = FrameRecorder.tile
         let ops = recorder.ops
         let every = damagedTiles.isEmpty
+        // Parts reaching no damaged tile are skipped whole (their bounds, as one operation).
+        var skips: [(start: Int, end: Int)] = []
+        if !every {
+            for part in recorder.parts where part.end > part.start {
+                guard let b = part.bounds else { continue }
+                var hit = false
+                for ty in (b.y / t)...((b.maxY - 1) / t) where !hit {
+                    for tx in (b.x / t)...((b.maxX - 1) / t) where damagedTiles[ty * cols + tx] { hit = true; break }
+                }
+                if !hit { skips.append((part.start, part.end)) }
+            }
+        }
         pixels.withUnsafeMutableBufferPointer { buf in
             ops.withUnsafeBufferPointer { ops in
-                for op in ops {
+                var s = 0, idx = 0
+                while idx < ops.count {
+                    if s < skips.count, skips[s].start == idx { idx = skips[s].end; s += 1; continue }
+                    let op = ops[idx]
+                    idx += 1
                     if !every {
                         // Does it reach a damaged tile?
                         let tx0 = Int(op.x) / t, tx1 = (Int(op.x) + Int(op.w) - 1) / t

@@ -41,9 +41,14 @@ public struct NavPress: Sendable, Hashable, CustomStringConvertible {
     /// A button went down for it (wakes the screen, verifies a wake-up window). Long presses and
     /// the 3-second chord are reported while the button is still down: not a new press.
     public var isPress: Bool
+    /// For a tap: the inputs the same key's double tap and long press give that grow out of this
+    /// tap (three buttons' B: double-select and hold-select). Where one of them does something and
+    /// the tap would open a screen or the menu, the tap waits (`Navigator.pendingTap`) until the
+    /// device knows it stayed a tap (docs/navigation.md, "A tap that waits").
+    public var grows: Set<NavInput>
 
-    public init(_ input: NavInput, extendsTap: Bool = false, isPress: Bool = true) {
-        self.input = input; self.extendsTap = extendsTap; self.isPress = isPress
+    public init(_ input: NavInput, extendsTap: Bool = false, isPress: Bool = true, grows: Set<NavInput> = []) {
+        self.input = input; self.extendsTap = extendsTap; self.isPress = isPress; self.grows = grows
     }
 
     public var description: String {
@@ -112,6 +117,12 @@ public struct Navigator: Sendable {
     var beforeTap: (ui: UIState, missedSeen: Int)?
     /// The last press only woke the screen: its hold or double tap is ignored too.
     var swallowing = false
+    /// A tap of select that waits to know whether it stays a tap (docs/navigation.md, "A tap that
+    /// waits"): on a view where the same key's double tap or hold does something, a tap that would
+    /// open a screen or the menu changes nothing yet. The device commits it (`commitTap`) once the
+    /// key is up and its double-tap window has passed; a double tap or hold of the key drops it (so
+    /// the screen changes once, not twice); another press commits it first.
+    public private(set) var pendingTap: NavInput?
 
     /// Power on: the boot screen, for `config.bootSeconds` (`boot: false` starts on home).
     public init(state: PetState, now: Instant, config: Config = Config(), boot: Bool = true) {
@@ -175,6 +186,11 @@ public struct Navigator: Sendable {
             }
         }
         sync(state: state, now: now)
+        if pendingTap != nil {
+            // A double tap or hold grows out of the waiting tap: the tap never happens. Any other
+            // press means it stayed a tap: it acts first.
+            if p.extendsTap || !p.isPress { pendingTap = nil } else { effects += commitTap(state: state, now: now) }
+        }
         if p.extendsTap && swallowing { return effects }
         // A celebration's moment or the urge log's confirmation gives way as soon as the owner
         // carries on: the press dismisses it and acts on the screen under it as usual.
@@ -196,6 +212,7 @@ public struct Navigator: Sendable {
             beforeTap = nil
         } else if p.isPress {
             beforeTap = (ui, missedSeen)
+            if waits(p, state: state, now: now) { pendingTap = p.input; return effects }
         }
         let acted = act(p.input, state: state, now: now)
         // The first-run tip is learned: something was completed or checked with a long press.
@@ -207,6 +224,28 @@ public struct Navigator: Sendable {
         effects += acted
         sync(state: state, now: now)
         return effects
+    }
+
+    /// The tap that waited stayed a tap (its key is up and no second press came inside the
+    /// double-tap window): it acts now. Nothing waits: nothing happens.
+    public mutating func commitTap(state: PetState, now: Instant) -> [NavEffect] {
+        guard let input = pendingTap else { return [] }
+        pendingTap = nil
+        sync(state: state, now: now)
+        let effects = act(input, state: state, now: now)
+        sync(state: state, now: now)
+        return effects
+    }
+
+    /// Whether a tap waits: it is select, the same key's double tap or hold does something on this
+    /// view, and the tap would open a screen or the menu without sending anything (home's B opens
+    /// the menu while double B pets and hold B completes). Moving, paging and back act at once:
+    /// their frame is small, or (back, whose double tap goes home) a step of the same way.
+    private func waits(_ p: NavPress, state: PetState, now: Instant) -> Bool {
+        guard p.input == .select, view.actions.contains(where: { p.grows.contains($0.input) }) else { return false }
+        var trial = self
+        guard trial.act(p.input, state: state, now: now).isEmpty else { return false }
+        return trial.ui.screen != ui.screen || (trial.ui.menu == nil) != (ui.menu == nil)
     }
 
     private mutating func wake(now: Instant, state: PetState) {
@@ -409,6 +448,7 @@ public struct Navigator: Sendable {
             if ui.screen == .firstRun { FirstRunScreen.opened(&ui, state: state, now: now) }
         }
         let idle = now - ui.lastInput
+        if idle >= config.homeAfter { pendingTap = nil }
         if idle >= config.homeAfter && ui.screen != .boot {
             let busy = ui.screen.definition.staysOpen(ui: ui, state: state)
             if !busy && (ui.screen != .home || ui.menu != nil || ui.cursor != 0) { goHome() }

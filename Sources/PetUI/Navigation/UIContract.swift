@@ -105,6 +105,8 @@ public struct UIState: Sendable, Equatable {
     public var editingSetting = false
     /// Shop: the tab (0 food, 1 wearables, 2 skins, 3 home items).
     public var shopTab = 0
+    /// Circle: which of the circles joined (by id) the screen shows.
+    public var circleTab = 0
     public var power: PowerState = .awake
     /// When the owner last pressed something (idle, dim and sleep count from here).
     public var lastInput: Instant

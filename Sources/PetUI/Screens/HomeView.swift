@@ -108,11 +108,13 @@ enum HomeView {
 
     /// The pet's home: an accent frame (colour) or an outline (1-bit) with the scene inside.
     static func petFrame(_ l: Look, _ c: inout Canvas, _ r: Rect, framing: PetScene.Framing = .auto) {
-        if l.pal.mono {
-            c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: l.pal.fg)
-        } else {
-            c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: 12, color: l.pal.meter)
-            c.fillRoundedRect(x: r.x + 3, y: r.y + 3, w: r.w - 6, h: r.h - 6, radius: 9, color: l.pal.backdrop)
+        c.part("home.pet-frame", r) { c in
+            if l.pal.mono {
+                c.strokeRect(x: r.x, y: r.y, w: r.w, h: r.h, color: l.pal.fg)
+            } else {
+                c.fillRoundedRect(x: r.x, y: r.y, w: r.w, h: r.h, radius: 12, color: l.pal.meter)
+                c.fillRoundedRect(x: r.x + 3, y: r.y + 3, w: r.w - 6, h: r.h - 6, radius: 9, color: l.pal.backdrop)
+            }
         }
         let inset = l.pal.mono ? 2 : 6
         PetScene.draw(l.ctx, in: Rect(x: r.x + inset, y: r.y + inset, w: r.w - 2 * inset, h: r.h - 2 * inset), &c, framing: framing)
@@ -271,33 +273,62 @@ enum HomeView {
     /// 240×240: status bar, speech bubble, the pet's home (with the attention bubble), name,
     /// streak and level, the need meters, the next task.
     static func square(_ l: Look, _ m: Model, _ c: inout Canvas) {
-        statusBar(l, m, &c, streak: false)
+        // Each piece is a part (`Canvas.part`, Damage.swift) keyed by what it reads from the
+        // model; the frame's context (theme, display) holds the rest. A text that scrolls adds
+        // the marquee's clock to its key.
+        c.part("home.status", StatusKey(clock: m.clock, coins: m.coins, icons: m.icons)) { c in statusBar(l, m, &c, streak: false) }
         // The bottom strip is the hint bar's (`HintBar`): everything sits above `l.bottom`. The
         // frame is tall enough for the pet at twice its art size (80 px inside its 6 px inset).
         // The speech takes two lines (wrapped, never cut); the next task one line under the level.
         let frame = Rect(x: 12, y: 80, w: 216, h: 92)
         petFrame(l, &c, frame)
-        if m.paused { pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) }
-        if let a = m.attention { StatusStrip.attention(l, &c, a, right: frame.maxX - 8, y: frame.y + 6, .large) }
-        let lines = min(2, Txt.lineCount(m.speech, l.small, width: 224 - 12))
+        if m.paused { c.part("home.paused", frame) { c in pausedPill(l, &c, x: frame.x + 8, y: frame.y + 8) } }
+        if let a = m.attention {
+            c.part("home.attention", a) { c in StatusStrip.attention(l, &c, a, right: frame.maxX - 8, y: frame.y + 6, .large) }
+        }
+        let all = Txt.lineCount(m.speech, l.small, width: 224 - 12)
+        let lines = min(2, all)
         let bh = lines * (l.small.height + 2) + 8
-        bubble(l, &c, m.speech, Rect(x: 8, y: frame.y - 6 - bh, w: 224, h: bh), maxLines: 2, tailDown: true)
+        c.part("home.speech", TextKey(text: m.speech, ms: all > 2 ? l.ms : nil)) { c in
+            bubble(l, &c, m.speech, Rect(x: 8, y: frame.y - 6 - bh, w: 224, h: bh), maxLines: 2, tailDown: true)
+        }
         // The need meters stand inside the frame's sides, clear of the pet's stage (centred).
         let mTop = frame.y + 34, mBottom = frame.maxY - 7
-        verticalMeter(l, &c, Glyph.food, m.fullness, x: frame.x + 8, top: mTop, bottom: mBottom)
-        verticalMeter(l, &c, Glyph.energy, m.energy, x: frame.maxX - 8 - 12, top: mTop, bottom: mBottom)
+        c.part("home.meters", [m.fullness, m.energy]) { c in
+            verticalMeter(l, &c, Glyph.food, m.fullness, x: frame.x + 8, top: mTop, bottom: mBottom)
+            verticalMeter(l, &c, Glyph.energy, m.energy, x: frame.maxX - 8 - 12, top: mTop, bottom: mBottom)
+        }
         // Name left; streak and level right; a thin level bar under them.
         let ny = frame.maxY + 1
-        var lvX = Txt.drawRight(&c, "Lv \(m.level)", right: l.W - 10, y: ny, l.pal.fg, .large)
-        if m.streak > 0 {
-            lvX = Txt.drawRight(&c, Fmt.compact(m.streak), right: lvX - 12, y: ny, l.pal.fg, .large) - 13
-            Txt.draw(&c, String(Glyph.flame), x: lvX, y: ny, l.pal.flame, .large)
+        var lvX = l.W - 10 - Txt.width("Lv \(m.level)", Txt.legible(.large, on: c))
+        if m.streak > 0 { lvX = lvX - 12 - Txt.width(Fmt.compact(m.streak), Txt.legible(.large, on: c)) - 13 }
+        let nameScrolls = Txt.width(m.name, Txt.legible(.large, on: c)) > lvX - 18
+        c.part("home.level", LevelKey(level: m.level, streak: m.streak, name: m.name, progress: m.progress,
+                                      ms: nameScrolls ? l.ms : nil)) { c in
+            var lvX = Txt.drawRight(&c, "Lv \(m.level)", right: l.W - 10, y: ny, l.pal.fg, .large)
+            if m.streak > 0 {
+                lvX = Txt.drawRight(&c, Fmt.compact(m.streak), right: lvX - 12, y: ny, l.pal.fg, .large) - 13
+                Txt.draw(&c, String(Glyph.flame), x: lvX, y: ny, l.pal.flame, .large)
+            }
+            Txt.line(&c, m.name, x: 10, y: ny, width: lvX - 18, l.pal.fg, .large, ms: l.ms)
+            l.bar(&c, Rect(x: 10, y: ny + 17, w: 220, h: 4), m.progress)
         }
-        Txt.line(&c, m.name, x: 10, y: ny, width: lvX - 18, l.pal.fg, .large, ms: l.ms)
-        l.bar(&c, Rect(x: 10, y: ny + 17, w: 220, h: 4), m.progress)
         let cy = ny + 24
-        nextLine(l, m, &c, Rect(x: 6, y: cy, w: 228, h: l.bottom - 2 - cy))
+        let r = Rect(x: 6, y: cy, w: 228, h: l.bottom - 2 - cy)
+        // The title scrolls when it is wider than what the due time leaves (`nextLine`).
+        var right = r.maxX - 6
+        if let d = m.nextDueShort { right = r.maxX - 6 - Txt.width(d, Txt.legible(l.small, on: c)) - 10 }
+        let titleScrolls = m.nextTitle.map { Txt.width($0, Txt.legible(l.small, on: c)) > right - r.x - 6 } ?? false
+        c.part("home.next", NextKey(title: m.nextTitle, due: m.nextDueShort, ms: titleScrolls ? l.ms : nil)) { c in
+            nextLine(l, m, &c, r)
+        }
     }
+
+    /// The keys of the 240×240 home's parts: what each piece reads.
+    struct StatusKey: Hashable { var clock: String; var coins: Int; var icons: [StatusIcon] }
+    struct TextKey: Hashable { var text: String; var ms: Int64? }
+    struct LevelKey: Hashable { var level: Int; var streak: Int; var name: String; var progress: Double; var ms: Int64? }
+    struct NextKey: Hashable { var title: String?; var due: String?; var ms: Int64? }
 
     /// 320×240: status bar; the pet left with its name and mood under it; speech, level, the need
     /// meters and the next task right.

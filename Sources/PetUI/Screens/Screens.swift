@@ -77,13 +77,20 @@ public enum Screens {
         }
         canvas.minimumFace = c.profile.minimumFace
         // Recorded, then drawn only where it differs from the previous frame (Damage.swift).
-        canvas.beginFrame()
+        // Parts (`Canvas.part`) are reused only under the same theme on the same display.
+        canvas.beginFrame(context: FrameContext(theme: c.theme, profile: c.profile))
         c.ui.screen.definition.render(c, &canvas)
         HintBar.draw(c, &canvas)
         MenuOverlay.render(c, &canvas)
         Overlays.render(c, &canvas)
         return canvas.endFrame()
     }
+}
+
+/// What every part of a frame depends on besides its own inputs.
+struct FrameContext: Hashable, Sendable {
+    var theme: Theme
+    var profile: DisplayProfile
 }
 
 extension Theme {

@@ -3,7 +3,7 @@
 /// progress bar fill and the chart bars — marks that must stand out at 3:1 against the page, the
 /// backdrop and the bar track (WCAG AA non-text contrast). Text (`text`, `mutedText`) is ≥ 4.5:1
 /// on the background, panels and bubbles (Tests/PetUITests/ContrastTests).
-public struct Theme: Sendable, Equatable {
+public struct Theme: Sendable, Hashable {
     public var background: RGB565
     public var panel: RGB565
     public var text: RGB565

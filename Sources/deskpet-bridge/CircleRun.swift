@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PetBridge
+import PetCore
+import PetIO
+import PetWire
+
+/// `deskpet-bridge circle run` (docs/circles.md#the-circles-run-loop): every joined circle kept in
+/// step as messages arrive. One MQTT connection per circle (the library reconnects; on every
+/// connection the subscriptions are made again, so the retained reports come back, and the
+/// member's report is published again, so a broker that lost its retained messages gets it back),
+/// one link to the device (events pushed by the device start a round). A round is what `circle
+/// sync` does, on the connection already open: the device's report (published when its figures
+/// changed), then the finals, the leaderboard and the settlements handed to the device.
+final class LiveCircle {
+    var entry: CircleEntry
+    let mqtt: MQTTClient
+    var sync: CircleSync
+    var connected = false
+    var refusedLogged = false
+    /// The last report published, without its counter and time (nil: publish at the next round).
+    var published: [UInt8]?
+    /// When the next round is due (the first: a second after the first connection, the retained reports in).
+    var dueMs: Int64 = .max
+    var shown = ""
+
+    init(entry: CircleEntry, mqtt: MQTTClient) { self.entry = entry; self.mqtt = mqtt; sync = CircleSync(entry: entry) }
+}
+
+@MainActor
+func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEntry], interval: Int) -> Never {
+    guard !circles.isEmpty else { fail("no circles joined (deskpet-bridge circle join INVITE)", 2) }
+    let pairing: BridgeState.Pairing
+    do {
+        guard let p = try state.pairing() else { fail("not paired: run 'deskpet-bridge pair' first", 5) }
+        pairing = p
+    } catch { fail(error.description, 1) }
+    let address: LinkAddress
+    do { address = try LinkAddress.parse(config.link) } catch { fail("link = \(config.link): \(error)", 2) }
+    var lives: [LiveCircle] = []
+    for e in circles {
+        var c: BridgeConfig
+        do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { fail(error.description, 2) }
+        c.username = e.member
+        c.caFile = config.caFile
+        c.clientID = "deskpet-circle-run-\(e.circle)-\(e.member)"
+        do {
+            let m = try MQTTClient(config: c, password: e.password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10)
+            lives.append(LiveCircle(entry: e, mqtt: m))
+        } catch { fail(error.description, 1) }
+    }
+    signal(SIGINT, onSignal)
+    signal(SIGTERM, onSignal)
+    for l in lives {
+        do { if let note = try l.mqtt.start(keepalive: 30) { say("circle \(l.entry.circle): mqtt: " + note) } } catch { fail(error.description, 1) }
+    }
+    say("running \(lives.count) circle(s)")
+    var link: LinkClient?
+    var linkRetryMs: Int64 = 0
+    var counter = 0
+    func nextID() -> String { counter += 1; return "crun-\(getpid())-\(Int64(time(nil)))-\(counter)" }
+
+    func round(_ l: LiveCircle, _ c: LinkClient) throws(LinkClientError) {
+        let e = l.entry
+        let rid = nextID()
+        try c.send(["type": .string("command"), "id": .string(rid), "name": .string("circle.report"),
+                    "fields": .object(["circle": .string(e.circle), "leaving": .string("no")])])
+        var own: MemberReport?
+        while true {
+            let o = try c.waitFor(["circle.report", "error"])
+            guard o["id"]?.fieldText == rid else { continue }
+            if o["type"]?.fieldText == "circle.report", let r = o["report"] { own = CircleSync.decode(MessageEncoder.body(r)) }
+            else { say("circle \(e.circle): the device refused circle.report: \(o["code"]?.fieldText ?? "?")") }
+            break
+        }
+        guard let own else { return }
+        var key = own
+        key.seq = 0; key.sentAt = Instant(0)
+        let content = CircleSync.encode(key)
+        if l.published != content {
+            let (_, err) = l.mqtt.publish(topic: e.reportTopic, payload: CircleSync.encode(own), retain: true)
+            if let err { say("circle \(e.circle): publish failed: \(err)") } else { l.published = content }
+        }
+        l.sync.receive(topic: e.reportTopic, payload: CircleSync.encode(own))
+        for (name, fields) in l.sync.commands(own: own) {
+            switch try c.command(QueuedCommand(id: nextID(), name: name, fields: fields)) {
+            case .reply: break
+            case .refused(let code, _) where name == "circle.settle": _ = code   // not settled yet: the next round asks again
+            case .refused(let code, _) where name == "circle.final" && code == ErrorCode.notFound: _ = code   // settled and done with
+            case .refused(let code, _): say("circle \(e.circle): the device refused \(name): \(code)")
+            }
+        }
+        for t in l.sync.proposals.values where t.proposer == e.member && t.start <= own.sentAt {
+            _ = l.mqtt.publish(topic: l.sync.proposalTopic(t), payload: [], retain: true)
+        }
+        if !l.sync.refused.isEmpty && !l.refusedLogged { say("circle \(e.circle): report(s) refused"); l.refusedLogged = true }
+        let rows = Leaderboard.rank(l.sync.board, metric: .coins, period: .week, week: own.week, month: own.month)
+        let text = rows.map { "\($0.rank). \($0.member) \($0.value)" }.joined(separator: ", ")
+        if text != l.shown {
+            l.shown = text
+            print("circle \(e.circle): \(text)")
+            fflush(nil)
+        }
+    }
+
+    while stopRequested == 0 {
+        var fds = lives.map { pollfd(fd: $0.mqtt.wakeFD, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&fds, nfds_t(fds.count), 200)
+        let now = BridgeRunner.nowMs()
+        for l in lives {
+            for ev in l.mqtt.drain() {
+                switch ev {
+                case let .connected(rc, _) where rc != 0:
+                    say("circle \(l.entry.circle): the broker refused the connection: \(MQTTClient.connackText(rc))")
+                case .connected:
+                    l.connected = true
+                    if let err = l.mqtt.subscribe(["\(l.entry.prefix)/+/report", "\(l.entry.prefix)/+/challenge/+"], qos: 0) {
+                        say("circle \(l.entry.circle): mqtt: \(err)")
+                    }
+                    l.published = nil   // the broker may have lost the retained report: publish it again
+                    if l.entry.invitePassword != nil {   // admitted: the invite's credential is retired
+                        _ = l.mqtt.publish(topic: l.entry.joinTopic, payload: [], retain: true)
+                        do {
+                            var list = try state.circles()
+                            for k in list.indices where list[k].circle == l.entry.circle { list[k].invitePassword = nil }
+                            try state.saveCircles(list)
+                        } catch { say("circle \(l.entry.circle): \(error)") }
+                        l.entry.invitePassword = nil
+                    }
+                    l.dueMs = min(l.dueMs, now + 1000)
+                    say("circle \(l.entry.circle): connected to the broker")
+                case .disconnected(let rc):
+                    if l.connected && rc != 0 { say("circle \(l.entry.circle): the broker went away; reconnecting") }
+                    l.connected = false
+                case let .message(t, payload, _):
+                    l.sync.receive(topic: t, payload: payload)
+                    l.dueMs = min(l.dueMs, now + 500)
+                default: break
+                }
+            }
+        }
+        if link == nil && now >= linkRetryMs {
+            do {
+                let c = try LinkClient(address: address, timeoutSeconds: 20)
+                try c.hello(token: pairing.token, client: "deskpet-bridge \(DeskPetVersion.string) circle run")
+                link = c
+                for l in lives where l.connected { l.dueMs = min(l.dueMs, now + 1000) }
+            } catch {
+                say("device link: \(error); retrying in 5 s")
+                linkRetryMs = now + 5000
+            }
+        }
+        guard let c = link else { continue }
+        do {
+            // Whatever the device journals (a task done, a day closed, a settlement) may change the report.
+            while let o = try c.next(waitMs: 0) {
+                if o["type"]?.fieldText == "event" { for l in lives { l.dueMs = min(l.dueMs, now + 1000) } }
+            }
+            for l in lives where l.connected && now >= l.dueMs {
+                l.dueMs = now + Int64(interval) * 1000
+                try round(l, c)
+            }
+        } catch {
+            say("device link: \(error); retrying in 5 s")
+            link = nil
+            linkRetryMs = now + 5000
+        }
+    }
+    for l in lives { l.mqtt.stop() }
+    say("stopped")
+    exit(0)
+}
