@@ -12,7 +12,7 @@ Standard library only (zlib for the PNGs)."""
 import json, os, struct, sys, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHEETS = ['body', 'faces', 'wear-hat', 'wear-glasses', 'wear-scarf', 'home', 'backgrounds', 'fx']
+SHEETS = ['body', 'faces', 'wear-hat', 'wear-glasses', 'wear-scarf', 'home', 'backgrounds', 'fx', 'food']
 
 
 def parse_palettes(path):

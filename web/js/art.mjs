@@ -58,12 +58,13 @@ export function petPixels(look = {}) {
   return { w: W, h: H, data };
 }
 
-/** An item's picture as an RGBA buffer (food: the device's food sprite; skin: the pet in it). */
+/** An item's picture as an RGBA buffer (food: the device's picture of it; skin: the pet in it). */
 export function itemPixels(item) {
   if (item.kind === 'skin') return petPixels({ skin: item.colour, face: 'happy' });
   if (item.kind === 'background') { const f = frame('backgrounds', item.id); return render(f, 48, 40, 0, 0); }
-  const sheet = item.kind === 'wearable' ? `wear-${item.slot}` : item.kind === 'food' ? 'fx' : 'home';
-  const f = frame(sheet, item.kind === 'food' ? 'food' : item.id);
+  const sheet = item.kind === 'wearable' ? `wear-${item.slot}` : item.kind === 'food' ? 'food' : 'home';
+  // Each food its own picture (art/food.txt); the generic apple for one without.
+  const f = frame(sheet, item.id) || (item.kind === 'food' ? frame('fx', 'food') : null);
   if (!f) return null;
   const w = f.rows[0].length, h = f.rows.length, s = Math.max(w, h) + 2;
   return render(f, s, s, Math.floor((s - w) / 2), Math.floor((s - h) / 2));
