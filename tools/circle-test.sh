@@ -115,13 +115,29 @@ for n in 0 1 2; do
   circle $n join "$(head -1 "$W/invite-${MEMBERS[$n]}.txt")" --share all > "$W/join$n.log"
 done
 check "three members joined" sh -c "grep -q 'joined friends as ana1' '$W/join0.log' && grep -q 'joined friends as cid3' '$W/join2.log'"
+# The one-time credential (docs/circles.md#the-one-time-credential): each join sent the hash of the
+# member's own password; the broker's owner admits them (the password file rewritten, SIGHUP), and
+# the invites' credentials stop working.
+invpw() { grep -o "$1 '[^']*'" "$W/invite-$1.txt" | tr -d "'" | cut -d' ' -f2; }
+ownpw() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["password"])' "$W/bridge$1/circles.json"; }
+"$BRIDGE" circle admit --passwd "$W/passwd" --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --user course_leader \
+  --password-file "$W/leader.pw" --pid "${PIDS[0]}" > "$W/admit.log" 2>&1 || true
+check "the broker's owner admitted the three members" grep -q "^admitted ana1,bob2,cid3:" "$W/admit.log"
+invite_refused() { ! timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$(invpw ana1)" -q 1 -t "$P/ana1/x" -m x 2>/dev/null; }
+check "the invite's credential no longer works" until_ok 10 invite_refused
+check "the member's own password does" timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$(ownpw 0)" -q 1 -t "$P/ana1/x" -n
+printf 'broker = mqtt://127.0.0.1:%s\nlink = unix:%s\nstate_dir = %s\n' "$PORT" "$W/link0.sock" "$W/bridge-late" > "$W/bridge-late.conf"
+"$BRIDGE" --config "$W/bridge-late.conf" circle join "$(head -1 "$W/invite-bob2.txt")" > "$W/join-again.log" 2>&1 || true
+check "an invite used once is refused at the broker" grep -q "refused the invite's credential" "$W/join-again.log"
+check "admitting again changes nothing" sh -c "'$BRIDGE' circle admit --passwd '$W/passwd' --broker mqtt://127.0.0.1:$PORT --prefix '$P' --user course_leader --password-file '$W/leader.pw' | grep -q '^nobody to admit'"
 # Round 1 publishes every report; round 2 reads them all: the same ranks on each.
 for n in 0 1 2; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
 for n in 0 1 2; do circle $n sync friends > "$W/ranks$n.txt" 2>> "$W/sync.log"; done
 check "every bridge ranks three members" sh -c "[ \$(grep -c '^  [0-9]' '$W/ranks0.txt') = 3 ]"
 check "the same ranks on each device" sh -c "cmp -s '$W/ranks0.txt' '$W/ranks1.txt' && cmp -s '$W/ranks1.txt' '$W/ranks2.txt'"
+check "the first sync retired the invites' credentials on the bridges" sh -c "! grep -q invitePassword '$W/bridge0/circles.json' '$W/bridge2/circles.json'"
 check "the device shows the leaderboard (circle.standing journaled)" sh -c "[ \$(sqlite3 -readonly '$W/pet1/deskpet.db' \"select count(*) from events where type='circle.standing'\") -ge 1 ]"
-check "no title left a device" sh -c "! mosquitto_sub -p $PORT -u ana1 -P \$(grep -o \"ana1 '[^']*'\" '$W/invite-ana1.txt' | tr -d \"'\" | cut -d' ' -f2) -t '$P/#' -v -W 2 --retained-only 2>/dev/null | grep -q Secret"
+check "no title left a device" sh -c "! mosquitto_sub -p $PORT -u ana1 -P '$(ownpw 0)' -t '$P/#' -v -W 2 --retained-only 2>/dev/null | grep -q Secret"
 
 # The course leader's report: a forged write first (refused by the ACL), then the report.
 timeout 5 mosquitto_pub -p "$PORT" -u course_leader -P "$LEADER_PW" -q 1 -r -t "$P/ana1/report" -m '{"member":"ana1"}' 2>/dev/null || true
@@ -131,15 +147,16 @@ cat "$W/report.txt"
 check "the leader's write to a member's topic is refused" grep -q "Denied PUBLISH from .*'$P/ana1/report'" "$W/mosquitto.log"
 check "the leader's report lists the three members" sh -c "grep -q '^ana1 ' '$W/report.txt' && grep -q '^bob2 ' '$W/report.txt' && grep -q '^cid3 ' '$W/report.txt' && grep -q '^3 learner' '$W/report.txt'"
 check "the CSV: a header and one row per member" sh -c "[ \$(wc -l < '$W/report/circle-report.csv') = 4 ] && head -1 '$W/report/circle-report.csv' | grep -q '^member,pet,week,' && grep -q '^cid3,' '$W/report/circle-report.csv'"
+check "the habit score is in the report and the CSV (shared with --share all)" sh -c "grep -q 'habit pts' '$W/report.txt' && head -1 '$W/report/circle-report.csv' | grep -q ',habit_points,habit_days$' && grep -q '^ana1,.*,[0-9][0-9]*,[0-9]$' '$W/report/circle-report.csv'"
 check "no title in the CSV" sh -c "test -s '$W/report/circle-report.csv' && ! grep -q Secret '$W/report/circle-report.csv'"
-check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png"
+check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png" "$W/report/habit-scores.png"
 
 # A challenge over the broker: ana1 proposes one task in a day, 5 coins each (its own device
 # accepts it first); bob2 and cid3 read the proposal from the broker and accept it before its start.
 for n in 0 1 2; do clock $n $((T0 + 600)); done
 circle 0 propose friends --challenge ana1-1 --goal tasks:1 --start "@$START" --end "@$END" --stake 5 > "$W/propose.log" 2>> "$W/sync.log"
 # Forged proposals: bob2 on ana1's topic (refused by the broker), bob2 on its own topic in ana1's name (refused by every bridge).
-pwb=$(grep -o "bob2 '[^']*'" "$W/invite-bob2.txt" | tr -d "'" | cut -d' ' -f2)
+pwb=$(ownpw 1)
 forged='{"id":"ana1-9","proposer":"ana1","goal":"tasks:1","start":'$START',"end":'$END',"stake":1000}'
 timeout 5 mosquitto_pub -p "$PORT" -u bob2 -P "$pwb" -q 1 -r -t "$P/ana1/challenge/ana1-9" -m "$forged" 2>/dev/null || true
 timeout 5 mosquitto_pub -p "$PORT" -u bob2 -P "$pwb" -q 1 -r -t "$P/bob2/challenge/ana1-9" -m "$forged" 2>/dev/null || true
@@ -156,7 +173,7 @@ before=()
 for n in 0 1 2; do before+=("$(dev $n pet.pet | field coins)"); done
 # A proposal whose start has passed (published with ana1's credential, not through its device):
 # cid3's device refuses to accept it; nobody holds a stake for it.
-pwa=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+pwa=$(ownpw 0)
 late='{"id":"ana1-5","proposer":"ana1","goal":"tasks:1","start":'$((T0 + 300))',"end":'$((T0 + 300 + 86400))',"stake":5}'
 timeout 5 mosquitto_pub -p "$PORT" -u ana1 -P "$pwa" -q 1 -r -t "$P/ana1/challenge/ana1-5" -m "$late"
 circle 2 accept friends ana1-5 > "$W/accept-late.log" 2>&1 || true
@@ -199,8 +216,15 @@ for n in 0 1; do clock $n $((DEADLINE + 7200)); done
 RUNS=()
 for n in 0 1 2; do "$BRIDGE" --config "$W/bridge$n.conf" circle run --interval 120 > "$W/run$n.log" 2>&1 & RUNS+=($!); PIDS+=($!); done
 # standing N MEMBER: MEMBER's value in device N's latest leaderboard (circle.standing), or -1.
-standing() { sqlite3 -readonly "$W/pet$1/deskpet.db" "select payload from events where type='circle.standing' order by rowid desc limit 1" 2>/dev/null \
-  | python3 -c 'import json,sys; t=sys.stdin.read().strip(); rows=json.loads(t)["standing"]["rows"] if t else []; print(next((r["value"] for r in rows if r["member"]==sys.argv[1]), -1))' "$2"; }
+standing() { sqlite3 -readonly "$W/pet$1/deskpet.db" "select payload from events where type='circle.standing' order by rowid desc" 2>/dev/null \
+  | python3 -c '
+import json, sys
+for line in sys.stdin:
+    s = json.loads(line)["standing"]
+    if s["metric"] == "coins" and s["period"] == "week":
+        print(next((r["value"] for r in s["rows"] if r["member"] == sys.argv[1]), -1)); break
+else:
+    print(-1)' "$2"; }
 check "three run loops show the circle" until_ok 30 sh -c "grep -q 'circle friends: 1\\. ' '$W/run0.log' && grep -q 'circle friends: 1\\. ' '$W/run2.log'"
 a0=$(standing 1 ana1)
 dev 0 task.create task=r1 title=Run > /dev/null; dev 0 task.complete task=r1 > /dev/null
@@ -214,7 +238,7 @@ sleep 2
 "$MOSQUITTO" -c "$W/mosquitto.conf" -v > "$W/mosquitto2.log" 2>&1 &
 PIDS[0]=$!
 until_ok 10 grep -q "Opening ipv4 listen socket on port $PORT" "$W/mosquitto2.log" || fail "the broker did not start again"
-pw0=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+pw0=$(ownpw 0)
 check "the broker lost its retained reports and the run loops published them again" until_ok 40 sh -c "[ \$(mosquitto_sub -p $PORT -u ana1 -P '$pw0' -t '$P/+/report' -v -W 2 --retained-only 2>/dev/null | grep -c '/report {') = 3 ]"
 b0=$(standing 0 bob2)
 dev 1 task.create task=r2 title=Run > /dev/null; dev 1 task.complete task=r2 > /dev/null
@@ -227,7 +251,7 @@ check "still one settlement each, the same" settled_once
 
 # Leaving clears the member's retained report.
 circle 1 leave friends > "$W/leave.log" 2>&1 || true
-pw0=$(grep -o "ana1 '[^']*'" "$W/invite-ana1.txt" | tr -d "'" | cut -d' ' -f2)
+pw0=$(ownpw 0)
 mosquitto_sub -p "$PORT" -u ana1 -P "$pw0" -t "$P/#" -v -W 2 --retained-only > "$W/after-leave.txt" 2>/dev/null || true
 check "bob2 left: its retained report is gone, the others' stay" sh -c "! grep -q '$P/bob2/report' '$W/after-leave.txt' && grep -q '$P/ana1/report' '$W/after-leave.txt'"
 check "bob2's device left the circle" sh -c "[ \$(sqlite3 -readonly '$W/pet1/deskpet.db' \"select count(*) from events where type='circle.left'\") = 1 ]"

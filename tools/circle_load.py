@@ -128,6 +128,7 @@ def report(i, seq, coins, challenge=None, course=False):
     if course:
         day = 1 + i % 66
         r["courseDay"], r["postsRead"] = day, rnd.randrange(day + 1)
+        r["habitWeek"], r["habitDays"] = rnd.randrange(400), rnd.randrange(8)
     if challenge:
         r["challenges"] = [{"challenge": challenge, "met": rnd.random() < 0.5, "value": rnd.randrange(10), "left": False}]
     return json.dumps(r, separators=(",", ":")).encode()

@@ -94,6 +94,9 @@ public struct CircleEntry: Codable, Sendable, Equatable {
     /// `CircleShare` names, comma-separated (`all`, `none`, or a list).
     public var share: String
     public var screenGoal: Int
+    /// The invite's one-time credential while the member waits to be admitted with its own
+    /// password (`password`); nil once admitted (docs/circles.md#the-one-time-credential).
+    public var invitePassword: String?
 
     public init(invite: CircleInvite, share: String, screenGoal: Int) {
         circle = invite.circle; broker = invite.broker; prefix = invite.prefix; member = invite.member
@@ -101,6 +104,30 @@ public struct CircleEntry: Codable, Sendable, Equatable {
     }
 
     public var reportTopic: String { "\(prefix)/\(member)/report" }
+    /// The member's join request: its own password's hash, for the broker's owner.
+    public var joinTopic: String { "\(prefix)/\(member)/join" }
+}
+
+/// The broker owner's side of joining (docs/circles.md#the-one-time-credential): a mosquitto
+/// password file in which each admitted member's line gets the hash its join request carries.
+public enum CircleAdmit {
+    /// The password file with `requests` (member → hash) applied: only to accounts already in the
+    /// file (the invite made them), only valid hashes; what changed, by member. Other lines stay
+    /// as they are.
+    public static func apply(passwd: String, requests: [String: String]) -> (text: String, admitted: [String], unknown: [String]) {
+        var lines = passwd.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var admitted: [String] = [], seen: Set<String> = []
+        for i in lines.indices {
+            guard let colon = lines[i].firstIndex(of: ":") else { continue }
+            let user = String(lines[i][..<colon])
+            seen.insert(user)
+            guard let hash = requests[user], CircleRules.isMemberID(user), CirclePassword.isHash(hash) else { continue }
+            let line = user + ":" + hash
+            if lines[i] != line { lines[i] = line; admitted.append(user) }
+        }
+        let unknown = requests.keys.filter { !seen.contains($0) }.sorted()
+        return (lines.joined(separator: "\n"), admitted.sorted(), unknown)
+    }
 }
 
 extension BridgeState {

@@ -19,15 +19,20 @@ public enum CircleReport {
         public var tasks: Int
         public var focus: Int
         public var coins: Int
+        /// The week's habit score and the days scored (members sharing `habits`).
+        public var habitPoints: Int?
+        public var habitDays: Int?
 
-        public init(member: String, petName: String, week: Int, courseDay: Int?, postsRead: Int?, streak: Int, tasks: Int, focus: Int, coins: Int) {
+        public init(member: String, petName: String, week: Int, courseDay: Int?, postsRead: Int?, streak: Int, tasks: Int, focus: Int, coins: Int,
+                    habitPoints: Int? = nil, habitDays: Int? = nil) {
             self.member = member; self.petName = petName; self.week = week; self.courseDay = courseDay
             self.postsRead = postsRead; self.streak = streak; self.tasks = tasks; self.focus = focus; self.coins = coins
+            self.habitPoints = habitPoints; self.habitDays = habitDays
         }
 
         public init(_ r: MemberReport) {
             self.init(member: r.member, petName: r.petName, week: r.week, courseDay: r.courseDay, postsRead: r.postsRead,
-                      streak: r.streak, tasks: r.tasksWeek, focus: r.focusWeek, coins: r.coinsWeek)
+                      streak: r.streak, tasks: r.tasksWeek, focus: r.focusWeek, coins: r.coinsWeek, habitPoints: r.habitWeek, habitDays: r.habitDays)
         }
 
         /// Engaged in the week: a task done, a focus minute or a coin earned.
@@ -60,11 +65,12 @@ public enum CircleReport {
 
     /// The learners' progress as a text table, the latest week of each member.
     public static func table(_ rows: [Row]) -> String {
-        let head = ["member", "pet", "week of", "course day", "posts read", "streak", "tasks", "focus min", "engaged"]
+        let head = ["member", "pet", "week of", "course day", "posts read", "streak", "habit pts", "habit days", "tasks", "focus min", "engaged"]
         var lines = [head]
         for r in rows {
             lines.append([r.member, clean(r.petName), date(r.week), r.courseDay.map(String.init) ?? "-", r.postsRead.map(String.init) ?? "-",
-                          "\(r.streak)", "\(r.tasks)", "\(r.focus)", r.engaged ? "yes" : "no"])
+                          "\(r.streak)", r.habitPoints.map(String.init) ?? "-", r.habitDays.map(String.init) ?? "-", "\(r.tasks)", "\(r.focus)",
+                          r.engaged ? "yes" : "no"])
         }
         var widths = [Int](repeating: 0, count: head.count)
         for l in lines { for (i, c) in l.enumerated() { widths[i] = max(widths[i], c.count) } }
@@ -78,7 +84,7 @@ public enum CircleReport {
         return s
     }
 
-    public static let csvHeader = "member,pet,week,course_day,posts_read,streak,tasks,focus_minutes,coins,engaged"
+    public static let csvHeader = "member,pet,week,course_day,posts_read,streak,tasks,focus_minutes,coins,engaged,habit_points,habit_days"
 
     /// One CSV cell: quoted when it holds a comma, a quote or a space; a cell a spreadsheet would
     /// read as a formula (`= + - @`) is prefixed with `'`.
@@ -97,8 +103,11 @@ public enum CircleReport {
     public static func csv(_ rows: [Row]) -> String {
         var s = csvHeader + "\n"
         for r in rows.sorted(by: { ($0.week, $0.member) < ($1.week, $1.member) }) {
-            s += [cell(r.member), cell(r.petName), date(r.week), r.courseDay.map(String.init) ?? "", r.postsRead.map(String.init) ?? "",
-                  "\(r.streak)", "\(r.tasks)", "\(r.focus)", "\(r.coins)", r.engaged ? "1" : "0"].joined(separator: ",") + "\n"
+            func opt(_ v: Int?) -> String { v.map(String.init) ?? "" }
+            let cells: [String] = [cell(r.member), cell(r.petName), date(r.week), opt(r.courseDay), opt(r.postsRead),
+                                   "\(r.streak)", "\(r.tasks)", "\(r.focus)", "\(r.coins)", r.engaged ? "1" : "0",
+                                   opt(r.habitPoints), opt(r.habitDays)]
+            s += cells.joined(separator: ",") + "\n"
         }
         return s
     }
@@ -122,15 +131,17 @@ public enum CircleReport {
                 i += 1
             }
             cells.append(cur)
-            let d = cells.count == 10 ? cells[2].split(separator: "-").compactMap { Int($0) } : []
-            guard cells.count == 10, CircleRules.isMemberID(cells[0]), d.count == 3,
+            // 12 cells; 10 in a file written before the habit score was shared.
+            let d = cells.count == 10 || cells.count == 12 ? cells[2].split(separator: "-").compactMap { Int($0) } : []
+            guard cells.count == 10 || cells.count == 12, CircleRules.isMemberID(cells[0]), d.count == 3,
                   let streak = Int(cells[5]), let tasks = Int(cells[6]), let focus = Int(cells[7]), let coins = Int(cells[8]) else {
                 skipped += 1; continue
             }
             var name = cells[1]
             if name.hasPrefix("'") { name.removeFirst() }
             rows.append(Row(member: cells[0], petName: name, week: CivilDate(year: d[0], month: d[1], day: d[2]).dayNumber,
-                            courseDay: Int(cells[3]), postsRead: Int(cells[4]), streak: streak, tasks: tasks, focus: focus, coins: coins))
+                            courseDay: Int(cells[3]), postsRead: Int(cells[4]), streak: streak, tasks: tasks, focus: focus, coins: coins,
+                            habitPoints: cells.count == 12 ? Int(cells[10]) : nil, habitDays: cells.count == 12 ? Int(cells[11]) : nil))
         }
         return (rows, skipped)
     }
@@ -145,8 +156,8 @@ public enum CircleReport {
     // MARK: - Charts
 
     /// The charts, by file name: the share of learners engaged per week (percent, the last 12
-    /// weeks), and the learners of the latest week by posts read and by streak (the habit figure a
-    /// report carries), in buckets.
+    /// weeks), the learners of the latest week by posts read and by streak, in buckets, and the
+    /// learners' average habit score per week (the last 12 weeks).
     public static func charts(_ history: [Row]) -> [(name: String, png: [UInt8])] {
         let weeks = Array(Set(history.map(\.week)).sorted().suffix(12))
         let perWeek = weeks.map { w -> Int in
@@ -162,11 +173,18 @@ public enum CircleReport {
         let posts = postBuckets.map { b in latest.values.filter { ($0.postsRead ?? -1) >= b.0 && ($0.postsRead ?? -1) <= b.1 }.count }
         let streakBuckets = [(0, 0), (1, 6), (7, 13), (14, 29), (30, 65), (66, 10_000_000)]
         let streaks = streakBuckets.map { b in latest.values.filter { $0.streak >= b.0 && $0.streak <= b.1 }.count }
+        // The habit score: the average week's points of the learners sharing it, per week.
+        let habitAverage = weeks.map { w -> Int in
+            let hs = history.filter { $0.week == w }.compactMap(\.habitPoints)
+            return hs.isEmpty ? 0 : hs.reduce(0, +) / hs.count
+        }
         return [
             ("engagement.png", engagement),
             ("posts-read.png", barChart(posts, labels: postBuckets.map { "\($0.0)-\($0.1)" }, maxValue: nil, yUnit: "", color: (21, 101, 192))),
             ("habit-streaks.png", barChart(streaks, labels: ["0", "1-6", "7-13", "14-29", "30-65", "66-"], maxValue: nil, yUnit: "",
                                            color: (230, 81, 0))),
+            ("habit-scores.png", barChart(habitAverage, labels: weeks.map { String(date($0).dropFirst(5)) }, maxValue: nil, yUnit: "",
+                                          color: (106, 27, 154))),
         ]
     }
 

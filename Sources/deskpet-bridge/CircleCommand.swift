@@ -14,7 +14,7 @@ Usage:
   deskpet-bridge circle invite --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID --member ID
         make an invite for a new member (a fresh password); prints the invite and the broker's
         lines for that member (mosquitto_passwd, ACL)
-  deskpet-bridge circle join INVITE [--share all|none|coins,tasks,streak,focus,screen,course,challenges]
+  deskpet-bridge circle join INVITE [--share all|none|coins,tasks,streak,focus,screen,course,habits,challenges]
         [--screen-goal MINUTES]   join (the device stores the membership and the consent)
   deskpet-bridge circle list      the circles joined and what each is shared
   deskpet-bridge circle sync ID   one round: read the circle's retained reports, publish this
@@ -35,7 +35,12 @@ Usage:
         a course leader's view, no DeskPet needed: read the circle's retained reports (the leader's
         account reads the circle, writes nothing), print the learners' progress; with --out, merge
         this week's rows into DIR/circle-report.csv (one row per member per week) and draw
-        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png
+        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png, DIR/habit-scores.png
+  deskpet-bridge circle admit --passwd FILE --broker mqtt[s]://HOST[:PORT] --prefix PREFIX
+        [--user NAME --password-file FILE] [--pid PID]
+        the broker's owner, on the broker's machine: read the members' join requests, put each
+        member's own password hash in mosquitto's password FILE in place of the invite's (the
+        invite's credential stops working), then SIGHUP the broker (PID) to reload it
   deskpet-bridge circle watch --broker mqtt[s]://HOST[:PORT] --prefix PREFIX[,PREFIX…]
         [--user NAME --password-file FILE] [--metric coins|focus|screen|streak] [--members N]
         [--seconds S]   follow circles' week leaderboards live, no DeskPet needed: a line
@@ -69,6 +74,7 @@ func circleMain(_ args: [String]) -> Never {
                                         "list": [], "sync": [], "leave": [], "run": ["interval"], "proposals": [], "accept": [],
                                         "propose": ["challenge", "goal", "start", "end", "stake"],
                                         "report": ["broker", "prefix", "circle", "user", "password-file", "out"],
+                                        "admit": ["broker", "prefix", "user", "password-file", "passwd", "pid"],
                                         "watch": ["broker", "prefix", "user", "password-file", "metric", "members", "seconds"]]
     guard let allowed = known[sub] else { fail("unknown circle command '\(sub.prefix(32))' (see circle --help)", 2) }
     for k in opts.keys where !allowed.contains(k) { fail("circle \(sub) takes no --\(k.prefix(32))", 2) }
@@ -90,6 +96,7 @@ func circleMain(_ args: [String]) -> Never {
 
     if sub == "report" { circleReportMain(opts) }
     if sub == "watch" { circleWatchMain(opts) }
+    if sub == "admit" { circleAdmitMain(opts) }
 
     let config: BridgeConfig
     do {
@@ -132,6 +139,29 @@ func circleMain(_ args: [String]) -> Never {
             }
         } catch { fail("device link: \(error)", 1) }
     }
+    /// An exchange as the member: with its own password; while it waits to be admitted and the
+    /// broker refuses that, with the invite's credential. The first connection with its own
+    /// password retires the invite's (forgotten here, the join request cleared).
+    func exchange(_ e: CircleEntry, publish: [(String, [UInt8])], collect: Bool) -> [(String, [UInt8])] {
+        guard let invitePassword = e.invitePassword else { return circleExchange(e, config: config, publish: publish, collect: collect) }
+        let topics = ["\(e.prefix)/+/report", "\(e.prefix)/+/challenge/+"]
+        if case .success(let got) = circleTry(e, config: config, publish: publish + [(e.joinTopic, [])], collect: collect, topics: topics) {
+            if let k = list.firstIndex(where: { $0.circle == e.circle }) {
+                list[k].invitePassword = nil
+                do { try state.saveCircles(list) } catch { fail(error.description, 1) }
+            }
+            say("circle \(e.circle): admitted with the member's own password; the invite's credential is retired")
+            return got
+        }
+        var viaInvite = e
+        viaInvite.password = invitePassword
+        switch circleTry(viaInvite, config: config, publish: publish, collect: collect, topics: topics) {
+        case .success(let got):
+            say("circle \(e.circle): not admitted yet with the member's own password (the broker's owner runs circle admit); the invite's credential was used")
+            return got
+        case .failure(let r): fail("the broker refused both the member's own password and the invite's: \(r.text)", 1)
+        }
+    }
     func entry(_ id: String?) -> CircleEntry {
         guard let id, let e = list.first(where: { $0.circle == id }) else { fail("no circle \(id?.prefix(48) ?? "?") is joined (circle list)", 2) }
         return e
@@ -155,14 +185,28 @@ func circleMain(_ args: [String]) -> Never {
         guard list.first(where: { $0.circle == invite.circle && $0.member != invite.member }) == nil else {
             fail("circle \(invite.circle) is joined as another member: leave it first", 1)
         }
+        // The member's own password, made here; its hash goes to the broker's owner as the join
+        // request, sent with the invite's credential (which must work: an invite already used
+        // or removed is refused here, before the device joins).
+        var newEntry = CircleEntry(invite: invite, share: share, screenGoal: goal)
+        let request: String
+        do {
+            newEntry.password = try CircleInvite.newPassword()
+            request = CirclePassword.hash(newEntry.password, salt: try SystemRandom().bytes(12))
+        } catch { fail("no random bytes: \(error)", 1) }
+        newEntry.invitePassword = invite.password
+        let viaInvite = CircleEntry(invite: invite, share: share, screenGoal: goal)
+        if case .failure(let r) = circleTry(viaInvite, config: config, publish: [(viaInvite.joinTopic, Array(request.utf8))], collect: false, topics: []) {
+            fail("the broker refused the invite's credential (\(r.text)): it was used already or removed; ask for a new invite", 1)
+        }
         let c = device()
         let r = command(c, "circle.join", ["circle": invite.circle, "member": invite.member, "share": share, "screen_goal": "\(goal)"],
                         id: "cj-\(invite.circle)-\(Int64(time(nil)))")
         guard r.ok else { fail("the device refused to join: \(r.code ?? "?")", 1) }
         list.removeAll { $0.circle == invite.circle }
-        list.append(CircleEntry(invite: invite, share: share, screenGoal: goal))
+        list.append(newEntry)
         do { try state.saveCircles(list) } catch { fail(error.description, 1) }
-        print("joined \(invite.circle) as \(invite.member); sharing \(share)")
+        print("joined \(invite.circle) as \(invite.member); sharing \(share); the member's own password waits for the broker's owner (circle admit)")
         exit(0)
     case "sync", "leave":
         guard positional.count == 2 else { fail("circle \(sub) needs the circle's id", 2) }
@@ -171,13 +215,13 @@ func circleMain(_ args: [String]) -> Never {
         let c = device()
         let own = ownReport(c, circle: e.circle, leaving: leaving)
         var sync = CircleSync(entry: e)
-        let payloads = circleExchange(e, config: config, publish: [(e.reportTopic, CircleSync.encode(own))]
+        let payloads = exchange(e, publish: [(e.reportTopic, CircleSync.encode(own))]
                                       + (leaving ? [(e.reportTopic, []), ("\(e.prefix)/\(e.member)/status", [])] : []), collect: true)
         for (t, p) in payloads { sync.receive(topic: t, payload: p) }
         // The member's own proposals: withdrawn when leaving, and once started (accepting is over).
         let withdraw = sync.proposals.values.filter { $0.proposer == e.member && (leaving || $0.start <= own.sentAt) }
         if !withdraw.isEmpty {
-            _ = circleExchange(e, config: config, publish: withdraw.map { (sync.proposalTopic($0), []) }, collect: false)
+            _ = exchange(e, publish: withdraw.map { (sync.proposalTopic($0), []) }, collect: false)
         }
         if leaving {
             let r = command(c, "circle.leave", ["circle": e.circle], id: "cl-\(e.circle)-\(Int64(time(nil)))")
@@ -209,7 +253,7 @@ func circleMain(_ args: [String]) -> Never {
         guard positional.count == 2 else { fail("circle proposals needs the circle's id", 2) }
         let e = entry(positional[1])
         var sync = CircleSync(entry: e)
-        for (t, p) in circleExchange(e, config: config, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
+        for (t, p) in exchange(e, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
         if sync.proposals.isEmpty { print("no open proposals in \(e.circle)") }
         for t in sync.proposals.values.sorted(by: { $0.id < $1.id }) {
             let accepted = sync.board.reports.values.filter { r in r.challenges.contains { $0.challenge == t.id } }.map(\.member).sorted()
@@ -220,7 +264,7 @@ func circleMain(_ args: [String]) -> Never {
     case "propose", "accept":
         let e = entry(positional.count > 1 ? positional[1] : nil)
         var sync = CircleSync(entry: e)
-        for (t, p) in circleExchange(e, config: config, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
+        for (t, p) in exchange(e, publish: [], collect: true) { sync.receive(topic: t, payload: p) }
         let terms: ChallengeTerms
         if sub == "accept" {
             guard positional.count == 3 else { fail("circle accept needs the circle's id and the challenge's", 2) }
@@ -243,7 +287,7 @@ func circleMain(_ args: [String]) -> Never {
         guard r.ok else { fail("the device refused to \(sub): \(r.code ?? "?")", 1) }
         // The report now lists the challenge: that is the acceptance the others see.
         let own = ownReport(c, circle: e.circle, leaving: false)
-        _ = circleExchange(e, config: config, publish: (sub == "propose" ? [(sync.proposalTopic(terms), CircleSync.encode(terms))] : [])
+        _ = exchange(e, publish: (sub == "propose" ? [(sync.proposalTopic(terms), CircleSync.encode(terms))] : [])
                            + [(e.reportTopic, CircleSync.encode(own))], collect: false)
         print("\(sub == "propose" ? "proposed" : "accepted") \(proposalText(terms)); the stake is held on the device")
         exit(0)
@@ -255,6 +299,17 @@ func circleMain(_ args: [String]) -> Never {
 /// Connects to the circle's broker as the member, publishes `publish` (retained, in order), and
 /// (with `collect`) reads the circle's retained reports until none came for a second (at most 10 s).
 func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8])], collect: Bool) -> [(String, [UInt8])] {
+    switch circleTry(e, config: config, publish: publish, collect: collect, topics: ["\(e.prefix)/+/report", "\(e.prefix)/+/challenge/+"]) {
+    case .success(let got): return got
+    case .failure(let refusal): fail("the broker refused the connection: \(refusal.text)", 1)
+    }
+}
+
+struct BrokerRefusal: Error { let text: String }
+
+/// `circleExchange` that returns the broker's refusal of the credential instead of failing.
+func circleTry(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8])], collect: Bool,
+               topics: [String]) -> Result<[(String, [UInt8])], BrokerRefusal> {
     var c: BridgeConfig
     do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { fail(error.description, 2) }
     c.username = e.member
@@ -274,7 +329,7 @@ func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [
         _ = poll(&p, 1, 200)
         for ev in mqtt.drain() {
             switch ev {
-            case let .connected(rc, _) where rc != 0: fail("the broker refused the connection: \(MQTTClient.connackText(rc))", 1)
+            case let .connected(rc, _) where rc != 0: mqtt.stop(); return .failure(BrokerRefusal(text: MQTTClient.connackText(rc)))
             case .connected where !connected:
                 connected = true
                 quietSince = BridgeRunner.nowMs()
@@ -282,7 +337,7 @@ func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [
                     let (mid, err) = mqtt.publish(topic: t, payload: payload, retain: true)
                     if let mid { pending.insert(mid) } else { fail("mqtt: publish failed: \(err ?? "?")", 1) }
                 }
-                if collect, let err = mqtt.subscribe(["\(e.prefix)/+/report", "\(e.prefix)/+/challenge/+"], qos: 0) { fail("mqtt: \(err)", 1) }
+                if collect, let err = mqtt.subscribe(topics, qos: 0) { fail("mqtt: \(err)", 1) }
             case .published(let mid): pending.remove(mid)
             case let .message(t, payload, _): got.append((t, payload)); quietSince = BridgeRunner.nowMs()
             default: break
@@ -292,7 +347,7 @@ func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [
     }
     mqtt.stop()
     guard connected && pending.isEmpty else { fail("the broker \(e.broker) did not answer within 10 s", 1) }
-    return got
+    return .success(got)
 }
 
 /// `circle report` (docs/circles.md#a-course-leaders-report): reads the circle as the leader.
@@ -329,7 +384,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
         try StateFile.writeAtomically(csvPath, Array(CircleReport.csv(all).utf8), mode: 0o644)
         for (name, png) in CircleReport.charts(all) { try StateFile.writeAtomically(out + "/" + name, png, mode: 0o644) }
     } catch { fail("\(out): \(error)", 1) }
-    print("wrote \(csvPath) (\(all.count) rows) and 3 charts in \(out)")
+    print("wrote \(csvPath) (\(all.count) rows) and 4 charts in \(out)")
     exit(0)
 }
 
@@ -421,4 +476,57 @@ func instant(_ s: String?) -> Instant? {
 /// A proposal in a line: id, proposer, goal, window, stake.
 func proposalText(_ t: ChallengeTerms) -> String {
     "\(t.id) by \(t.proposer): \(t.goal.text) from @\(t.start.seconds) for \((t.end - t.start) / Seconds.day) day(s), stake \(t.stake) each"
+}
+
+/// `circle admit` (docs/circles.md#the-one-time-credential): the owner's side of joining.
+@MainActor
+func circleAdmitMain(_ opts: [String: String]) -> Never {
+    guard let broker = opts["broker"], let prefix = opts["prefix"], let passwd = opts["passwd"] else {
+        fail("circle admit needs --passwd, --broker and --prefix", 2)
+    }
+    var pid: pid_t?
+    if let p = opts["pid"] { guard let v = Int32(p), v > 1 else { fail("--pid: the broker's process id", 2) }; pid = v }
+    let (user, password) = readerAccount(opts)
+    let invite = CircleInvite(broker: broker, prefix: prefix, circle: "admit", member: "admit", password: "not-a-password")
+    if let p = invite.problem() { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
+    var entry = CircleEntry(invite: invite, share: "none", screenGoal: 0)
+    entry.member = user
+    entry.password = password
+    let config: BridgeConfig
+    do { config = try BridgeConfig.parse("broker = \(broker)\n", file: "circle admit") } catch { fail(error.description, 2) }
+    var requests: [String: String] = [:]
+    switch circleTry(entry, config: config, publish: [], collect: true, topics: ["\(prefix)/+/join"]) {
+    case .failure(let r): fail("the broker refused the connection: \(r.text)", 1)
+    case .success(let got):
+        for (t, p) in got where !p.isEmpty {
+            let parts = t.dropFirst(prefix.count + 1).split(separator: "/")
+            guard t.hasPrefix(prefix + "/"), parts.count == 2, parts[1] == "join", CircleRules.isMemberID(String(parts[0])),
+                  let h = String(validating: p, as: UTF8.self), CirclePassword.isHash(h) else {
+                say("circle admit: a join request that is not one, ignored"); continue
+            }
+            requests[String(parts[0])] = h
+        }
+    }
+    // The password file as it is: its owner and mode are kept (the broker reads it after dropping root).
+    var st = stat()
+    guard stat(passwd, &st) == 0 else { fail("\(passwd): cannot read it (errno \(errno))", 1) }
+    let text: String
+    do {
+        guard let t = try StateFile.read(passwd, limit: 16 << 20) else { fail("\(passwd): no such file", 1) }
+        text = t
+    } catch { fail("\(passwd): \(error)", 1) }
+    let result = CircleAdmit.apply(passwd: text, requests: requests)
+    for u in result.unknown { say("circle admit: \(u) is not an account in \(passwd) (no invite made it): ignored") }
+    guard !result.admitted.isEmpty else { print("nobody to admit (\(requests.count) join request(s), all applied)"); exit(0) }
+    let tmp = passwd + ".admit-\(getpid())"
+    let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { fail("\(tmp): cannot create it (errno \(errno))", 1) }
+    let bytes = Array(result.text.utf8)
+    let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
+        && fchown(fd, st.st_uid, st.st_gid) == 0 && fchmod(fd, st.st_mode & 0o7777) == 0 && fsync(fd) == 0
+    close(fd)
+    guard ok, rename(tmp, passwd) == 0 else { unlink(tmp); fail("\(passwd): cannot replace it (errno \(errno))", 1) }
+    if let pid, kill(pid, SIGHUP) != 0 { fail("the broker (pid \(pid)) could not be told to reload (errno \(errno)); the file is written", 1) }
+    print("admitted \(result.admitted.joined(separator: ",")): each member's own password is in \(passwd); the invites' credentials no longer work\(pid == nil ? " once the broker reloads the file" : "")")
+    exit(0)
 }

@@ -14,7 +14,7 @@ import PetWire
 /// sync` does, on the connection already open: the device's report (published when its figures
 /// changed), then the finals, the leaderboard and the settlements handed to the device.
 final class LiveCircle {
-    let entry: CircleEntry
+    var entry: CircleEntry
     let mqtt: MQTTClient
     var sync: CircleSync
     var connected = false
@@ -119,6 +119,15 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                         say("circle \(l.entry.circle): mqtt: \(err)")
                     }
                     l.published = nil   // the broker may have lost the retained report: publish it again
+                    if l.entry.invitePassword != nil {   // admitted: the invite's credential is retired
+                        _ = l.mqtt.publish(topic: l.entry.joinTopic, payload: [], retain: true)
+                        do {
+                            var list = try state.circles()
+                            for k in list.indices where list[k].circle == l.entry.circle { list[k].invitePassword = nil }
+                            try state.saveCircles(list)
+                        } catch { say("circle \(l.entry.circle): \(error)") }
+                        l.entry.invitePassword = nil
+                    }
                     l.dueMs = min(l.dueMs, now + 1000)
                     say("circle \(l.entry.circle): connected to the broker")
                 case .disconnected(let rc):

@@ -62,7 +62,7 @@ final class CircleReportTests: XCTestCase {
         XCTAssertEqual(all.map(\.engaged), [true, false, true, true])
         let csv = CircleReport.csv(all)
         XCTAssertTrue(csv.hasPrefix(CircleReport.csvHeader + "\n"))
-        XCTAssertTrue(csv.contains("\nbob2,Rex,2026-11-23,12,10,3,0,25,0,1\n"), csv)
+        XCTAssertTrue(csv.contains("\nbob2,Rex,2026-11-23,12,10,3,0,25,0,1,,\n"), csv)
         XCTAssertEqual(CircleReport.parseCSV("member,pet\ngarbage\nBAD,x,2026-11-23,,,0,0,0,0,0\n").skipped, 2)
     }
 
@@ -73,7 +73,7 @@ final class CircleReportTests: XCTestCase {
             rows.append(CircleReport.Row(member: "m00\(i)", petName: "P", week: week, courseDay: 12, postsRead: 60 + i % 7, streak: i, tasks: 1, focus: 0, coins: 0))
         }
         let charts = CircleReport.charts(rows)
-        XCTAssertEqual(charts.map(\.name), ["engagement.png", "posts-read.png", "habit-streaks.png"])
+        XCTAssertEqual(charts.map(\.name), ["engagement.png", "posts-read.png", "habit-streaks.png", "habit-scores.png"])
         for c in charts {
             XCTAssertEqual(Array(c.png.prefix(8)), [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
             XCTAssertGreaterThan(c.png.count, 100)
@@ -90,5 +90,29 @@ final class CircleReportTests: XCTestCase {
         XCTAssertEqual(png[16..<24].map { $0 }, [0, 0, 0, 172, 0, 0, 0, 246], "172×246: the width for two bars, the plot 200 high")
         let flat = CircleReport.barChart([], labels: [], maxValue: nil, yUnit: "", color: (1, 2, 3))
         XCTAssertEqual(Array(flat.prefix(4)), [0x89, 0x50, 0x4e, 0x47])
+    }
+
+    func testTheHabitScoreIsInTheTableTheCSVAndItsChart() throws {
+        var r = report("ana1", name: "Mo", streak: 4)
+        r.habitWeek = 180; r.habitDays = 5
+        let rows = CircleReport.rows(try board([r, report("bob2", name: "Rex")]))
+        let lines = CircleReport.table(rows).split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines[0].contains("habit pts") && lines[0].contains("habit days"))
+        XCTAssertTrue(lines[1].contains(" 180 ") && lines[1].contains(" 5 "), lines[1])
+        let csv = CircleReport.csv(rows)
+        XCTAssertTrue(csv.contains("\nana1,Mo,2026-11-23,12,10,4,0,0,0,0,180,5\n"), csv)
+        XCTAssertEqual(CircleReport.parseCSV(csv).rows, rows, "read back: the same rows")
+        // A file written before the habit score was shared (10 cells) still reads.
+        let old = CircleReport.parseCSV("member,pet,week,course_day,posts_read,streak,tasks,focus_minutes,coins,engaged\nana1,Mo,2026-11-16,5,4,2,1,0,0,1\n")
+        XCTAssertEqual(old.skipped, 0)
+        XCTAssertEqual(old.rows.first?.habitPoints, nil)
+        // The chart: the average habit score of the learners sharing it, per week (90, then 180 → 135).
+        var hist = CircleReport.parseCSV(csv).rows
+        var earlier = rows[0]; earlier.week = week - 7; earlier.habitPoints = 90
+        var third = rows[1]; third.member = "cid3"; third.habitPoints = 90
+        hist += [earlier, third]
+        let png = try XCTUnwrap(CircleReport.charts(hist).first { $0.name == "habit-scores.png" }).png
+        let expected = CircleReport.barChart([90, 135], labels: ["11-16", "11-23"], maxValue: nil, yUnit: "", color: (106, 27, 154))
+        XCTAssertEqual(png, expected)
     }
 }

@@ -236,6 +236,33 @@ final class CircleLedgerTests: XCTestCase {
         h.refuse("circle.join", ["circle": "friends", "member": "zed9", "share": "titles"], .field("share"))
     }
 
+    func testTheWeeksHabitScoreIsSharedOnlyWithConsent() throws {
+        // Monday 2026-03-02: a habit and movement checked (15 points); Tuesday: the habit (10).
+        var h = device("ana1", tasks: 0, share: "coins", at: "2026-03-02 08:00")
+        h.ok("habit.add", ["habit": "water", "text": "Secret habit text"])
+        h.ok("habit.check", ["habit": "water"]); h.ok("habit.check", ["habit": "movement"])
+        _ = h.advance(to: "2026-03-03 09:00")
+        h.ok("habit.check", ["habit": "water"])
+        _ = h.advance(to: "2026-03-04 09:00")
+        let none = try XCTUnwrap(h.state.circleReport("friends", now: h.now))
+        XCTAssertNil(none.habitWeek, "habits not consented")
+        XCTAssertNil(none.habitDays)
+        h.ok("circle.join", ["circle": "friends", "member": "ana1", "share": "coins,habits", "screen_goal": "0"])
+        let r = try XCTUnwrap(h.state.circleReport("friends", now: h.now))
+        // The two days' scores as the stats hold them (15 and 10, and the bonus points of complete days).
+        let monday = h.state.clock.day(of: h.t("2026-03-02 12:00"))
+        let days = [h.state.stats[monday].habitScore, h.state.stats[monday + 1].habitScore]
+        XCTAssertGreaterThanOrEqual(days[0], 15)
+        XCTAssertGreaterThanOrEqual(days[1], 10)
+        XCTAssertEqual(r.habitWeek, days[0] + days[1])
+        XCTAssertEqual(r.habitDays, 2)
+        XCTAssertNil(r.problem())
+        let json = String(decoding: try JSONEncoder().encode(r), as: UTF8.self)
+        XCTAssertFalse(json.contains("Secret") || json.contains("water"), json)
+        var bad = r; bad.habitDays = 8
+        XCTAssertEqual(bad.problem(), "habit days")
+    }
+
     func testTheStandingIsKeptForTheScreenAndItsRowsAreChecked() {
         var h = device("ana1")
         let rows = "1:ana1:40:Pip;2:bob2:30:B%3Bob %25;2:cid3:30:Cid"

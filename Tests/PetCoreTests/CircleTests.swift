@@ -195,7 +195,9 @@ final class CircleTests: XCTestCase {
                         seq += 1
                         let r = report(m, seq: seq, at: at + Int64(i) * Seconds.day, challenges: [p])
                         all.append(r)
-                        if i == 0 { mustArrive.append(r) }   // the retained topic carries at least one
+                        // The retained topic carries at least one, unless the member left (leaving
+                        // clears its report: a device may never see the forfeit).
+                        if i == 0 && !left { mustArrive.append(r) }
                     }
                 } else if kind < 9 {   // a final sent after the deadline
                     seq += 1
@@ -211,7 +213,7 @@ final class CircleTests: XCTestCase {
             for _ in 0..<4 {   // four devices, each with its own arrival order, duplicates and drops
                 var arrivals: [MemberReport] = mustArrive
                 for r in all where !mustArrive.contains(r) {
-                    let final = r.challenges.contains { $0.isFinal }
+                    let final = r.challenges.contains { $0.isFinal && !$0.left }
                     if final || Bool.random(using: &rng) { arrivals.append(r) }
                     if Bool.random(using: &rng) { arrivals.append(r) }
                 }
@@ -226,6 +228,7 @@ final class CircleTests: XCTestCase {
             XCTAssertEqual(s.pot, stake * n, "seed \(seed): coins conserved")
             XCTAssertTrue(s.payouts.values.allSatisfy { $0 >= 0 })
             for (m, o) in s.outcomes where o != .succeeded { XCTAssertEqual(s.payouts[m], 0, "seed \(seed)") }
+            XCTAssertFalse(s.outcomes.values.contains(.left), "seed \(seed): a member that left is missing on every device")
             let winners = s.outcomes.values.filter { $0 == .succeeded }.count
             if winners > 0 { XCTAssertLessThan(s.charity, winners, "seed \(seed): only the remainder goes to charity") }
             if winners > 0 { withWinners += 1 }

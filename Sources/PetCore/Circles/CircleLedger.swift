@@ -23,6 +23,8 @@ public enum CircleShare: String, Codable, Sendable, CaseIterable, Comparable {
     case screen
     /// The 66-day course's day and posts read (course circles).
     case course
+    /// The week's habit score (the daily checklist's points, docs/habits.md) and the days scored.
+    case habits
     /// Progress in the circle's challenges (needed to take part in one).
     case challenges
 

@@ -75,7 +75,12 @@ extension PetState {
             r.courseDay = min(66, max(0, today - c.startDay + 1))
             r.postsRead = min(66, c.read.count)
         }
+        if share.contains(.habits) {
+            r.habitWeek = sum(monday) { max(0, $0.habitScore) }
+            r.habitDays = (monday...today).filter { s.stats[$0].habitScore > 0 }.count
+        }
         let cap = 10_000_000
+        if let h = r.habitWeek { r.habitWeek = min(cap, h) }
         for k in [\MemberReport.coinsWeek, \.coinsMonth, \.tasksWeek, \.focusWeek, \.focusMonth, \.screenWeek, \.screenMonth, \.streak] {
             r[keyPath: k] = min(cap, max(0, r[keyPath: k]))
         }

@@ -88,6 +88,10 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
     /// Course circles: the 66-day course's day and posts read (nil when not on the course).
     public var courseDay: Int?
     public var postsRead: Int?
+    /// The week's habit score (the daily checklist's points summed over the week's days,
+    /// docs/habits.md) and the days of the week with a score (nil when not shared).
+    public var habitWeek: Int?
+    public var habitDays: Int?
     public var challenges: [ChallengeProgress]
 
     public init(member: String, seq: Int, sentAt: Instant, petName: String, level: Int, week: Int, month: Int,
@@ -112,6 +116,8 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
         if counts.contains(where: { $0 < 0 || $0 > 10_000_000 }) { return "a figure" }
         if let d = courseDay, !(0...66).contains(d) { return "course day" }
         if let p = postsRead, !(0...66).contains(p) { return "posts read" }
+        if let h = habitWeek, !(0...10_000_000).contains(h) { return "habit score" }
+        if let d = habitDays, !(0...7).contains(d) { return "habit days" }
         if challenges.count > CircleRules.maxChallenges { return "challenges" }
         if Set(challenges.map(\.challenge)).count != challenges.count { return "challenges" }
         return nil
@@ -128,7 +134,8 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
     private var orderKey: [Int64] {
         var k: [Int64] = [sentAt.seconds, Int64(level), Int64(week), Int64(month), Int64(coinsWeek), Int64(coinsMonth),
                           Int64(tasksWeek), Int64(focusWeek), Int64(focusMonth), Int64(screenWeek), Int64(screenMonth),
-                          Int64(screenGoal), Int64(streak), Int64(courseDay ?? -1), Int64(postsRead ?? -1)]
+                          Int64(screenGoal), Int64(streak), Int64(courseDay ?? -1), Int64(postsRead ?? -1),
+                          Int64(habitWeek ?? -1), Int64(habitDays ?? -1)]
         k += petName.unicodeScalars.map { Int64($0.value) }
         k.append(-1)
         for c in challenges.sorted(by: { $0.challenge < $1.challenge }) {
@@ -345,9 +352,12 @@ public struct ChallengeTerms: Codable, Sendable, Equatable, Hashable {
 public enum ChallengeOutcome: String, Codable, Sendable, Equatable {
     case succeeded
     case failed
-    /// Left before the end: a forfeit, as a failure.
+    /// Left before the end. No longer given by `settle` (a member that leaves clears its report, so
+    /// only some devices ever see its forfeit: they gave `left` where the others gave `missing`);
+    /// kept so that settlements journaled before still decode.
     case left
-    /// No final report published before the deadline: counted as failed.
+    /// No final that counts: none published before the deadline, or the member left (a forfeit).
+    /// Counted as failed.
     case missing
 }
 
@@ -385,7 +395,8 @@ public struct ChallengeSettlement: Codable, Sendable, Equatable {
             case let p? where p.finalAt.map({ $0 <= terms.finalDeadline }) == true:
                 // A success judged before the end cannot be one (a device judges after the end).
                 let early = p.finalAt.map { $0 < terms.end } ?? true
-                outcomes[m] = p.left ? .left : (p.met && !early ? .succeeded : .failed)
+                // Left: `missing`, as on the devices that never saw the forfeit (docs/circles.md#group-challenges-and-their-settlement).
+                outcomes[m] = p.left ? .missing : (p.met && !early ? .succeeded : .failed)
             default:
                 waiting = true
                 outcomes[m] = .missing
