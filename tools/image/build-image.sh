@@ -192,8 +192,23 @@ done
 # hosts of the Pi 3/Zero 2 W (bcm2835 sdhost, sdhci-iproc for its Wi-Fi's SDIO too) and the Pi 4 (sdhci-iproc,
 # emmc2), mmc_block, ext4, and virtio_blk for the emulated boot test; each only if the kernel has it as a module.
 kver=$(ls "$R/lib/modules" | sort -V | tail -n1)
-initrd_list=$(zstd -dc "$R/boot/initrd.img-$kver" 2>/dev/null | cpio -it --quiet 2>/dev/null) || true
-[ -n "$initrd_list" ] || die "cannot list /boot/initrd.img-$kver (not a zstd cpio?)"
+# (Debian 13's initramfs: uncompressed cpio archives first, among them the already-compressed modules, then the
+# zstd-compressed main one. The first are listed here by reading their newc headers.)
+initrd=$R/boot/initrd.img-$kver
+initrd_list=$(python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(); i = 0
+while d[i:i+6] == b"070701":
+    n = int(d[i+94:i+102], 16); size = int(d[i+54:i+62], 16)
+    name = d[i+110:i+110+n-1].decode(errors="replace")
+    i = (i + 110 + n + 3) & ~3; i = (i + size + 3) & ~3
+    if name == "TRAILER!!!":
+        while i < len(d) and d[i] == 0: i += 1
+    else: print(name)
+print(i, file=sys.stderr)' "$initrd" 2>"$WORK/main_at") || true
+main_at=$(cat "$WORK/main_at")
+initrd_list+=$'\n'$(tail -c +$((main_at + 1)) "$initrd" | zstd -dc 2>/dev/null | cpio -it --quiet 2>/dev/null) || true
+[ -n "$initrd_list" ] || die "cannot list /boot/initrd.img-$kver (its main archive at byte $main_at is not a zstd cpio?)"
 for m in sdhci-iproc bcm2835 mmc_block ext4 virtio_blk; do
   f=$(cd "$R/lib/modules/$kver" && find kernel -name "$m.ko*" | head -n1)
   [ -z "$f" ] || grep -q "/${f%.ko*}\.ko" <<<"$initrd_list" || die "the initramfs lacks $f"

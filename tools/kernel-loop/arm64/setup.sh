@@ -11,6 +11,11 @@ install -m 644 $S/vm-virtio.board /etc/deskpet/boards/
 # The pet's journal, seeded on the host (a task whose title is personal text).
 install -d -m 700 -o deskpet -g deskpet /var/lib/deskpet
 for f in $S/seed/*; do install -m 600 -o deskpet -g deskpet "$f" /var/lib/deskpet/; done
+# What went wrong before the test, if anything (on the console: RESULTS/console.log).
+cat > /usr/local/lib/kloop/diag.sh <<'DIAG'
+echo "kloop: system state $(systemctl is-system-running); failed units: $(systemctl --failed --no-legend --plain | tr '\n' ' ')"
+journalctl -b -p warning --no-pager -o short-monotonic | tail -n 25
+DIAG
 cat > /run/systemd/system/kloop-test.service <<UNIT
 [Unit]
 Description=kernel loop: the installed-system test (arm64 image)
@@ -18,6 +23,7 @@ After=deskpet.service deskpet-firstboot.service multi-user.target
 [Service]
 Type=oneshot
 Environment=KLOOP_STEPS="$(cat $S/steps)" KLOOP_PRESS=host KLOOP_BOARD=vm-virtio KLOOP_FB_BYTES=230400
+ExecStartPre=-/bin/sh /usr/local/lib/kloop/diag.sh
 ExecStart=/usr/local/lib/kloop/guest-installed.sh
 StandardOutput=journal+console
 StandardError=journal+console
