@@ -52,7 +52,7 @@ if [ "$ARCH" = arm64 ]; then
     hardware) products="deskpet-hwtest"; script=$KL/guest-hardware.sh ;;
     daemon|ble) products="deskpet deskpet-hwtest"; script=$KL/guest-$what.sh ;;
     selftest) products=""; script=$KL/guest-selftest.sh ;;
-    installed|power-cut|ble-ctl|image-arm64) echo "vm-test: --arch arm64 $what: not an arm64 mode (docs/kernel-loop.md#arm64)" >&2; exit 2 ;;
+    installed|power-cut|ble-ctl|image-arm64) echo "vm-test: --arch arm64 $what: not an arm64 mode (docs/kernel-loop.md#arm64-the-same-checks-on-an-arm64-kernel)" >&2; exit 2 ;;
     *) products=""; script=$what ;;
   esac
   name=$(basename "$script" .sh); name=${name#guest-}-arm64
@@ -107,7 +107,7 @@ case "$what" in
     DEB=$("$ROOT/tools/build-deb.sh" --out "$ROOT/.build/deb") || exit 1
     DEB2=$(DESKPET_DEB_FAST=1 DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --no-build --out "$ROOT/.build/deb-upgrade") || exit 1
     RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/installed}
-    if [ ! -f "$KIT/kit.env" ] || [ "$KL/build-kit.sh" -nt "$KIT/kit.env" ]; then
+    if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
       echo "vm-test: building the kernel-loop kit in $KIT" >&2; "$KL/build-kit.sh" "$KIT" >&2
     fi
     rm -rf "$RESULTS"; mkdir -p "$RESULTS"
@@ -132,7 +132,7 @@ case "$what" in
 esac
 RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/$name}
 
-if [ ! -f "$KIT/kit.env" ] || [ "$KL/build-kit.sh" -nt "$KIT/kit.env" ]; then
+if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
   echo "vm-test: building the kernel-loop kit in $KIT" >&2
   "$KL/build-kit.sh" "$KIT" >&2
 fi

@@ -6,7 +6,7 @@ extension SimDevice {
     /// The `ui.*` values a scenario can `expect` (docs/scenarios.md): what the navigator shows.
     public static let uiValueNames = [
         "ui.screen", "ui.menu", "ui.cursor", "ui.row", "ui.highlight", "ui.task", "ui.back", "ui.power", "ui.stats-page",
-        "ui.shop-tab", "ui.editing", "ui.edit-value", "ui.urge-trigger", "ui.urge-outcome", "ui.toasts",
+        "ui.shop-tab", "ui.circle", "ui.editing", "ui.edit-value", "ui.urge-trigger", "ui.urge-outcome", "ui.toasts",
         "ui.toast", "ui.reminder", "ui.missed-banner", "ui.detail", "ui.pairing-code", "ui.setting.<row>",
     ]
 
@@ -37,6 +37,7 @@ extension SimDevice {
         case "ui.stats-page": return "\(u.statsPage)"
         case "ui.shop-tab", "ui.store-tab":
             return NavRows.shopTabs.indices.contains(u.shopTab) ? NavRows.shopTabs[u.shopTab].lowercased() : "\(u.shopTab)"
+        case "ui.circle": return NavRows.shownCircle(s, tab: u.circleTab)?.circle ?? "none"
         case "ui.editing": return u.editingSetting ? "yes" : "no"
         case "ui.edit-value": return "\(u.editValue)"
         case "ui.urge-trigger": return u.urgeTriggers.indices.contains(u.urgeTrigger) ? u.urgeTriggers[u.urgeTrigger] : "none"

@@ -34,7 +34,7 @@ final class ArtTests: XCTestCase {
 
     func testTheArtFilesParseWithoutErrors() {
         XCTAssertEqual(lib.errors.map(\.description), [])
-        for name in ["body", "faces", "wear-hat", "wear-glasses", "wear-scarf", "home", "backgrounds", "fx"] {
+        for name in ["body", "faces", "wear-hat", "wear-glasses", "wear-scarf", "home", "backgrounds", "fx", "food"] {
             XCTAssertFalse(lib.sheet(name)?.frames.isEmpty ?? true, "sheet \(name)")
         }
         XCTAssertEqual(Set(lib.schemeNames), Set(PetProfile.colours))
@@ -64,6 +64,7 @@ final class ArtTests: XCTestCase {
             case .furniture, .trinket: XCTAssertNotNil(lib.frame("home", item.id), item.id)
             case .background: XCTAssertNotNil(lib.frame("backgrounds", item.id), item.id)
             case .skin: XCTAssertNotNil(item.colour.flatMap { ArtLibrary.parseHex(Substring($0)) }, item.id)
+            case .food: XCTAssertNotNil(lib.frame("food", item.id), item.id)
             default: break
             }
         }

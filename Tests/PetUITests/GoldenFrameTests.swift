@@ -36,6 +36,11 @@ final class GoldenFrameTests: XCTestCase {
             out.append(("circle-empty@\(profile.id)", .circle, profile, .light))
             out.append(("circle-tab@\(profile.id)", .circle, profile, .light))
         }
+        // The shop's other pictures (docs/shop.md): the food tab on its second item, the home tab.
+        for profile in DisplayProfile.all {
+            out.append(("shop-food@\(profile.id)", .shop, profile, .light))
+            out.append(("shop-home@\(profile.id)", .shop, profile, .light))
+        }
         // The icon menu over home (docs/screens.md), on its second entry.
         for profile in DisplayProfile.all {
             out.append(("menu@\(profile.id)", .home, profile, .light))
@@ -51,6 +56,8 @@ final class GoldenFrameTests: XCTestCase {
         for (name, screen, profile, themeName) in Self.cases() {
             var ui = UIFixture.ui(for: screen, now: now)
             if name.hasPrefix("menu@") { ui.menu = 1 }
+            if name.hasPrefix("shop-food@") { ui.shopTab = 0; ui.cursor = 1 }
+            if name.hasPrefix("shop-home@") { ui.shopTab = 3; ui.cursor = 1 }
             // home-status: every status icon and a hungry pet (the attention bubble).
             let status = name.hasPrefix("home-status")
             var shownState = status ? UIFixture.statusState() : state

@@ -6,7 +6,7 @@ import PetCore
 /// crop of the pet scene (docs/screens.md).
 final class MonoArtTests: XCTestCase {
     let lib = ArtLibrary.builtIn
-    static let layered = ["body", "faces", "wear-hat", "wear-glasses", "wear-scarf", "home", "fx", "backgrounds"]
+    static let layered = ["body", "faces", "wear-hat", "wear-glasses", "wear-scarf", "home", "fx", "backgrounds", "food"]
 
     // MARK: The drawings
 
@@ -31,6 +31,7 @@ final class MonoArtTests: XCTestCase {
             case .wearable?: sheet = "mono-wear-" + (item.slot ?? "")
             case .furniture?, .trinket?: sheet = "mono-home"
             case .background?: sheet = "mono-backgrounds"
+            case .food?: sheet = "mono-food"
             default: continue
             }
             XCTAssertNotNil(lib.frame(sheet, item.id), "\(sheet) has no drawing of \(item.id)")

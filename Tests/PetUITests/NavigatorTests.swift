@@ -181,7 +181,7 @@ final class NavigatorTests: XCTestCase {
         XCTAssertNil(nav.ui.menu)
         // Into a hold: the shown task is completed, the menu never opened.
         _ = nav.handle(tapB, state: w.state, now: w.now)
-        XCTAssertEqual(nav.handle(grown(.holdSelect), state: w.state, now: w.now).first, .send(.completeTask(id: "tea")))
+        XCTAssertTrue(nav.handle(grown(.holdSelect), state: w.state, now: w.now).contains(.send(.completeTask(id: "tea"))))
         XCTAssertNil(nav.pendingTap)
         XCTAssertNil(nav.ui.menu)
         // It stays a tap: the device commits it and the menu opens, once.

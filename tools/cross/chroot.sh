@@ -11,7 +11,8 @@
 # made (~5-10 min cold: debootstrap and ~500 MB of packages), a ready one is reused (0 s).
 #   path        makes the chroot if needed, prints its path
 #   run CMD...  runs CMD in it (as root, in a private mount namespace: /proc, /dev, and the repository
-#               bind-mounted at /src, the working directory); nothing stays mounted afterwards
+#               bind-mounted at /src, the working directory; and $DESKPET_CHROOT_BIND, an absolute path of a
+#               folder, at its own path); nothing stays mounted afterwards
 # Needs root, debootstrap and util-linux (unshare). $DESKPET_MIRROR (default http://deb.debian.org/debian).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -74,10 +75,13 @@ case "$cmd" in
   run)
     [ -d "$DIR" ] || make_chroot
     [ $# -gt 0 ] || die "run: no command"
+    case "${DESKPET_CHROOT_BIND:-/}" in /*) ;; *) die "DESKPET_CHROOT_BIND must be an absolute path" ;; esac
+    [ -z "${DESKPET_CHROOT_BIND:-}" ] || [ -d "$DESKPET_CHROOT_BIND" ] || die "DESKPET_CHROOT_BIND: no folder $DESKPET_CHROOT_BIND"
     exec unshare -m --propagation private sh -c '
       set -e; C=$1; R=$2; shift 2
       mount -t proc proc "$C/proc"; mount --rbind /dev "$C/dev"
       mkdir -p "$C/src"; mount --bind "$R" "$C/src"
+      if [ -n "${DESKPET_CHROOT_BIND:-}" ]; then mkdir -p "$C$DESKPET_CHROOT_BIND"; mount --bind "$DESKPET_CHROOT_BIND" "$C$DESKPET_CHROOT_BIND"; fi
       cd "$C/src" && exec chroot "$C" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
         ${SOURCE_DATE_EPOCH:+SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH} sh -c "cd /src && exec \"\$@\"" sh "$@"' sh "$DIR" "$ROOT" "$@" ;;
   *) die "unknown command $cmd (see --help)" ;;

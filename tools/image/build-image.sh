@@ -66,7 +66,8 @@ in_root() {
     set -e; R=$1; shift
     mount -t proc proc "$R/proc"; mount --rbind /dev "$R/dev"; mount -t sysfs sysfs "$R/sys"
     mkdir -p "$R/boot/firmware"; mount --bind "$R/boot/firmware" "$R/boot/firmware"
-    cp /etc/resolv.conf "$R/etc/resolv.conf"
+    # DNS for apt without touching the image: its /etc/resolv.conf is systemd-resolved'"'"'s symlink into /run.
+    mount -t tmpfs tmpfs "$R/run"; mkdir -p "$R/run/systemd/resolve"; cp -L /etc/resolv.conf "$R/run/systemd/resolve/stub-resolv.conf"
     exec chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"' sh "$dir" "$@"
 }
 
@@ -129,7 +130,9 @@ tar -C "$R" --numeric-owner -xf "$TARBALL"
 printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d"; chmod 755 "$R/usr/sbin/policy-rc.d"
 cp "$DEB" "$R/tmp/deskpet.deb"
 say "apt-get install $(basename "$DEB") (arm64, under qemu-user)"
-in_root "$R" apt-get install -y -qq /tmp/deskpet.deb > "$WORK/apt.log" 2>&1 || { cat "$WORK/apt.log" >&2; die "installing the package failed"; }
+# Its dependencies that the cached root lacks (e.g. libmosquitto1 for deskpet-bridge) come from the mirror now.
+in_root "$R" sh -ec 'apt-get update -qq; apt-get install -y -qq /tmp/deskpet.deb; apt-get clean; rm -rf /var/lib/apt/lists/*' \
+  > "$WORK/apt.log" 2>&1 || { cat "$WORK/apt.log" >&2; die "installing the package failed"; }
 rm -f "$R/tmp/deskpet.deb" "$R/usr/sbin/policy-rc.d"
 
 # The image's own files (tools/image/rootfs): first boot, network, ssh, the serial console.

@@ -14,7 +14,7 @@
 # folder at their own paths, runs the script and powers off.
 #
 # Runs in tools/cross/chroot.sh's Debian 13 chroot (its compiler, kbuild and qemu-aarch64 for busybox and
-# ldconfig), so KIT_DIR must be inside the repository (the chroot sees it as /src). Needs root (the chroot) and
+# ldconfig; KIT_DIR is bound into it, and may be anywhere: a cache folder outlives a CI clone). Needs root and
 # network on the first run (apt, with the kit's own lists and state: the chroot's are left alone). Idempotent;
 # keyed by the kernel version (a new trixie kernel makes a new kernel part; the rest is kept).
 # Environment: KLOOP_KVER=6.12.NN+deb13-arm64 picks a kernel instead of linux-image-arm64's; KLOOP_VERBOSE=1;
@@ -32,12 +32,13 @@ if [ -z "${DESKPET_IN_CROSS_CHROOT:-}" ]; then
   ROOT=$(cd "$HERE/../.." && pwd -P)
   mkdir -p "$1" || die "cannot create $1"
   KIT=$(cd "$1" && pwd -P)
-  case "$KIT" in "$ROOT"/*) ;; *) die "KIT_DIR must be inside the repository ($ROOT): the build runs in the cross chroot, which sees it as /src" ;; esac
   case "$KIT" in *[\ \',\"]* | *$'\n'*) die "KIT_DIR must not contain spaces, quotes or commas: $KIT";; esac
+  # The chroot sees the repository as /src, and a kit elsewhere (say a cache folder) at its own path.
+  case "$KIT" in "$ROOT"/*) IN=/src/${KIT#"$ROOT"/}; BIND= ;; *) IN=$KIT; BIND=$KIT ;; esac
   t0=$(date +%s)
-  "$ROOT/tools/cross/chroot.sh" run env DESKPET_IN_CROSS_CHROOT=1 ${KLOOP_KVER:+KLOOP_KVER=$KLOOP_KVER} \
+  DESKPET_CHROOT_BIND=$BIND "$ROOT/tools/cross/chroot.sh" run env DESKPET_IN_CROSS_CHROOT=1 ${KLOOP_KVER:+KLOOP_KVER=$KLOOP_KVER} \
     ${KLOOP_VERBOSE:+KLOOP_VERBOSE=1} ${DESKPET_MIRROR:+DESKPET_MIRROR=$DESKPET_MIRROR} \
-    tools/kernel-loop/build-kit-arm64.sh "/src/${KIT#"$ROOT"/}" || exit 1
+    tools/kernel-loop/build-kit-arm64.sh "$IN" || exit 1
   # kit.env names the host's paths nowhere (all relative); say where it is
   echo "kit ready: $KIT ($(sed -n 's/^KLOOP_KVER=//p' "$KIT/kit.env"), $(( $(date +%s) - t0 )) s)"
   exit 0
@@ -188,12 +189,14 @@ if [ ! -f "$H/kloop-spi.ko" ] || [ -n "$(cd "$H" && find $KFILES -newer kloop-sp
 fi
 
 # ---- the guest's userland -----------------------------------------------------------------------
-# What the guest scripts run (bash, coreutils, awk, sed, grep, timeout, script, sqlite3, btvirt, btmgmt, btmon,
+# What the guest scripts run (sh, bash, coreutils, awk, sed, grep, timeout, script, sqlite3, btvirt, btmgmt, btmon,
 # gatttool) and what the DeskPet binaries link (the arm64 package's Depends), with their dependencies.
-USERLAND="bash coreutils grep sed mawk findutils util-linux bsdutils procps sqlite3 bluez bluez-test-tools busybox-static
+USERLAND="dash bash coreutils grep sed mawk findutils util-linux bsdutils procps sqlite3 bluez bluez-test-tools busybox-static
   libc-bin base-files base-passwd tzdata libsqlite3-0 libbluetooth3 libmosquitto1 libstdc++6 libgcc-s1 zlib1g"
 RFS=$KIT/rootfs
-if [ ! -f "$KIT/.kloop-rootfs-done" ] || [ "$SELF" -nt "$KIT/.kloop-rootfs-done" ]; then
+ROOTFS_FORMAT=2   # raise when what is done to the unpacked packages below changes
+RSTAMP="format $ROOTFS_FORMAT: $(echo $USERLAND)"
+if [ ! -f "$KIT/.kloop-rootfs-done" ] || [ "$(cat "$KIT/.kloop-rootfs-done")" != "$RSTAMP" ]; then
   say "resolving the guest userland"
   # arm64 only (the kbuild tools above are the one amd64 package); the virtual packages (<awk>) drop out
   pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
@@ -209,17 +212,18 @@ if [ ! -f "$KIT/.kloop-rootfs-done" ] || [ "$SELF" -nt "$KIT/.kloop-rootfs-done"
     if [ -d "$RFS/$d" ] && [ ! -L "$RFS/$d" ]; then mkdir -p "$RFS/usr/$d"; cp -a "$RFS/$d/." "$RFS/usr/$d/"; rm -rf "${RFS:?}/$d"; fi
     ln -sfn "usr/$d" "$RFS/$d"
   done
-  # what maintainer scripts would have made: users, the awk alternative, /etc/localtime, the linker cache
+  # what maintainer scripts would have made: users, the awk alternative, /bin/sh, /etc/localtime, the linker cache
   cp "$RFS/usr/share/base-passwd/passwd.master" "$RFS/etc/passwd"; cp "$RFS/usr/share/base-passwd/group.master" "$RFS/etc/group"
   [ -e "$RFS/usr/bin/awk" ] || ln -s mawk "$RFS/usr/bin/awk"
+  [ -e "$RFS/usr/bin/sh" ] || ln -s dash "$RFS/usr/bin/sh"   # dash's postinst makes it (script(1), sh -c)
   ln -sfn /usr/share/zoneinfo/Etc/UTC "$RFS/etc/localtime"
   mkdir -p "$RFS/root" "$RFS/tmp" "$RFS/var/tmp" "$RFS/var/lib/bluetooth" "$RFS/host"; chmod 1777 "$RFS/tmp" "$RFS/var/tmp"
   qemu-aarch64 "$RFS/usr/sbin/ldconfig" -r "$RFS" || die "ldconfig failed"
-  for t in bash awk sed grep timeout script sqlite3 btvirt btmgmt btmon gatttool gpioset gpioinfo busybox; do
+  for t in sh bash awk sed grep timeout script sqlite3 btvirt btmgmt btmon gatttool gpioset gpioinfo busybox; do
     [ -e "$RFS/usr/bin/$t" ] || [ -e "$RFS/usr/sbin/$t" ] || die "the guest userland has no $t"
   done
   ls "$RD" | sed 's/\.deb$//' > "$KIT/rootfs.manifest"
-  touch "$KIT/.kloop-rootfs-done"
+  echo "$RSTAMP" > "$KIT/.kloop-rootfs-done"
 fi
 BUSYBOX=$RFS/usr/bin/busybox
 bb() { qemu-aarch64 "$BUSYBOX" "$@"; }

@@ -58,17 +58,19 @@ evdev_setup() {  # gpio_keys on BTN_A..C as KEY_A, KEY_B, KEY_C; the by-path nam
 }
 
 # ---- buttons ---------------------------------------------------------------------------------
+# The waits between pull writes are bash's own timed read, not a sleep process: starting one took up to
+# a second on the emulated arm64 guest of a loaded host, and a tap held that long is a long press.
+exec 9<> <(:)
+pause() { read -r -t "$1" -u 9 || true; }
 # press = pull-down (active low), release = pull-up. Held 100 ms (debounce 30 ms; long press 700 ms);
 # 400 ms after a release before the next press, so two taps never make a double tap (300 ms).
 press() {  # press BUTTON [SECONDS held]
   local i; case $1 in A) i=0 ;; B) i=1 ;; C) i=2 ;; esac
-  echo pull-down > $SIM/sim_gpio$i/pull; sleep "${2:-0.1}"
-  echo pull-up > $SIM/sim_gpio$i/pull; sleep 0.4
+  echo pull-down > $SIM/sim_gpio$i/pull; pause "${2:-0.1}"
+  echo pull-up > $SIM/sim_gpio$i/pull; pause 0.4
 }
 # double B: down 80 ms, up, 120 ms, down 80 ms, up (the simulator's `double`): the second press must
-# come within 300 ms of the release, so the waits are bash's own timed read (no sleep process to start).
-exec 9<> <(:)
-pause() { read -r -t "$1" -u 9 || true; }
+# come within 300 ms of the release.
 double() {
   local i; case $1 in A) i=0 ;; B) i=1 ;; C) i=2 ;; esac
   echo pull-down > $SIM/sim_gpio$i/pull; pause 0.08; echo pull-up > $SIM/sim_gpio$i/pull; pause 0.12

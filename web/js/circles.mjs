@@ -36,6 +36,13 @@ export function goalText(goal) {
   return String(goal);
 }
 
+/** This member's progress as the device judges it: tasks done, or days the goal was met. */
+export function progressText(goal, n) {
+  const [kind, target] = String(goal).split(':');
+  if (kind === 'tasks') return `${n} of ${target} tasks done`;
+  return `${n} ${n === 1 ? 'day' : 'days'} met`;
+}
+
 /**
  * Reads an invite as `deskpet-bridge circle join` does (docs/circles.md#invites): `dpc1.` then
  * base64url of five lines. Returns {broker, prefix, circle, member} (never the password) or
@@ -112,8 +119,8 @@ export function circlesPage(app) {
         onclick: () => { c.shown = x.circle; load(app, x.circle); } }, x.circle))));
   }
   out.append(h('h3', { id: 'circle-name' }, `Circle ${mine.circle}`),
-    h('p', { class: 'muted' }, `This device is member ${mine.member} · joined ${fmtTime(mine.joined_at, undefined, { day: 'numeric', month: 'short', year: 'numeric' })}`),
-    boardsCard(app, d, mine), challengesCard(d), sharesCard(mine),
+    h('p', { class: 'muted' }, `This device is member ${mine.member} · joined ${fmtTime(mine.joined_at, (app.ctl.snapshot && app.ctl.snapshot.zone) || undefined, { day: 'numeric', month: 'short', year: 'numeric' })}`),
+    boardsCard(app, d, mine), challengesCard(d, (app.ctl.snapshot && app.ctl.snapshot.zone) || undefined), sharesCard(mine),
     h('p', { class: 'muted' }, `Stakes held in all circles: ${d.held} coins · to the charity jar: ${d.charity_jar} · lost by leaving early: ${d.forfeited}. `,
       'The leaderboards are the ones the bridge last handed the device (deskpet-bridge circle sync).'),
     h('button', { type: 'button', id: 'circles-refresh', disabled: !online || c.loading, onclick: () => load(app, mine.circle) }, c.loading ? 'Asking…' : 'Refresh'),
@@ -149,21 +156,22 @@ function boardsCard(app, d, mine) {
   return card;
 }
 
-function challengesCard(d) {
+/** The challenges, their times in the device's zone (`zone`, from its export). */
+function challengesCard(d, zone) {
   const card = h('div', { class: 'card', id: 'circle-challenges' }, h('h3', {}, 'Challenges'));
   if (!d.challenges.length && !d.settled.length) { card.append(h('p', { class: 'muted' }, 'No challenge in this circle.')); return card; }
   if (d.challenges.length) {
     card.append(h('ul', { class: 'list', 'aria-label': 'Running challenges' }, d.challenges.map((x) => h('li', { 'data-challenge': x.challenge },
       h('span', { class: 'grow' }, h('b', {}, x.challenge), ` by ${x.proposer}: ${goalText(x.goal)}`, h('br'),
-        h('span', { class: 'muted' }, x.phase === 'upcoming' ? `starts ${fmtTime(x.start)} · ends ${fmtTime(x.end)}`
-          : x.phase === 'running' ? `running until ${fmtTime(x.end)} · your progress ${x.progress}`
-            : `closed: settling by ${fmtTime(x.deadline)} · ${x.finals} finals in`)),
+        h('span', { class: 'muted' }, x.phase === 'upcoming' ? `starts ${fmtTime(x.start, zone)} · ends ${fmtTime(x.end, zone)}`
+          : x.phase === 'running' ? `running until ${fmtTime(x.end, zone)} · you: ${progressText(x.goal, x.progress)}`
+            : `closed: settling by ${fmtTime(x.deadline, zone)} · ${x.finals} finals in`)),
       h('span', { class: 'stake' }, `${x.stake} coins held`, h('br'), h('span', { class: 'muted' }, PHASE[x.phase] || x.phase))))));
   }
   if (d.settled.length) {
     card.append(h('h4', {}, 'Settled'), h('ul', { class: 'list', 'aria-label': 'Settled challenges' }, d.settled.map((x) => h('li', { 'data-settled': x.challenge },
       h('span', { class: 'grow' }, h('b', {}, x.challenge), ` — you ${OUTCOME[x.outcome] || x.outcome}`, h('br'),
-        h('span', { class: 'muted' }, `${x.succeeded} of ${x.members} succeeded · ${x.charity} to the charity jar · ${fmtTime(x.at)}`)),
+        h('span', { class: 'muted' }, `${x.succeeded} of ${x.members} succeeded · ${x.charity} to the charity jar · ${fmtTime(x.at, zone)}`)),
       h('span', { class: 'stake' }, `stake ${x.stake}`, h('br'), h('b', { class: 'payout' }, `+${x.payout}`))))));
   }
   return card;

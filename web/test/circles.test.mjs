@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseInvite, joinCommand, metricValue, goalText, SHARES } from '../js/circles.mjs';
+import { parseInvite, joinCommand, metricValue, goalText, progressText, SHARES } from '../js/circles.mjs';
 
 const invite = (lines) => `dpc1.${Buffer.from(lines.join('\n')).toString('base64url')}`;
 const good = ['mqtts://broker.example:8883', 'deskpet-circles/friends', 'friends', 'ana1', 'Zm9vYmFyYmF6cXV4LWFiYw'];
@@ -40,4 +40,34 @@ test('values are written as the device writes them', () => {
   assert.equal(metricValue('streak', 1), '1 day');
   assert.equal(goalText('tasks:5'), '5 tasks done in the window');
   assert.equal(goalText('screen:60'), 'screen time under 60 min every day');
+  assert.equal(progressText('tasks:5', 2), '2 of 5 tasks done');
+  assert.equal(progressText('focus:20', 1), '1 day met');
+  assert.equal(progressText('habit', 0), '0 days met');
+});
+
+test('circle.state is answered by its own message, matched by id, a refusal by its error', async () => {
+  const { Session } = await import('../js/client.mjs');
+  const { encodeFrame, FrameDecoder } = await import('../js/frame.mjs');
+  const dec = new FrameDecoder();
+  const t = {
+    onbytes: () => {}, onclose: () => {},
+    async open() {}, close() {},
+    async send(bytes) {
+      for (const m of dec.push(bytes)) {
+        const out = (x) => setTimeout(() => t.onbytes(encodeFrame(x)), 0);
+        if (m.type === 'hello') out({ type: 'welcome', version: 1, paired: true, phone: 'phone-1', seq: 3 });
+        else if (m.fields && m.fields.circle === 'nope') out({ type: 'error', id: m.id, code: 'not_found', message: 'no circle nope is joined' });
+        else {
+          out({ type: 'event', seq: 4, at: 0, kind: 'changed', event: { type: 'x' } });
+          out({ type: 'circle.state', id: m.id, at: 1, circles: [], boards: [], challenges: [], settled: [], held: 0, charity_jar: 0, forfeited: 0 });
+        }
+      }
+    },
+  };
+  const s = new Session(t, { token: 'ab'.repeat(32) });
+  await s.start();
+  const r = await s.command('c1', 'circle.state', {});
+  assert.equal(r.type, 'circle.state');
+  assert.equal(r.id, 'c1');
+  await assert.rejects(s.command('c2', 'circle.state', { circle: 'nope' }), (e) => e.code === 'not_found');
 });

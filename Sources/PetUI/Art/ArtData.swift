@@ -673,6 +673,160 @@ frame petted
 |......KKKK......|
 |................|
 """#),
+        ("food.txt", #"""
+# art/food.txt — foods (the shop's and the wardrobe's pictures of each catalogue food): one frame per
+# catalogue item id of kind food, about 12×12, standing on its origin (bottom centre) (docs/art.md).
+use items
+
+frame apple
+origin 6 9
+|.....FFF....|
+|.....KF.....|
+|..KKKKKKKK..|
+|.KRRRRRRRRK.|
+|KRWWRRRRRRRK|
+|KRWRRRRRRRRK|
+|KRRRRRRRRRRK|
+|.KRRRRRRRRK.|
+|..KRRKKRRK..|
+|...KK..KK...|
+
+frame cookie
+origin 6 9
+|...KKKKKK...|
+|..KTTTTTTK..|
+|.KTTETTTTTK.|
+|KTTTTTTETTTK|
+|KTETTTTTTTTK|
+|KTTTTTETTETK|
+|KTTETTTTTTTK|
+|.KTTTTTETTK.|
+|..KTTTTTTK..|
+|...KKKKKK...|
+
+frame carrot
+origin 6 9
+|..........FG|
+|.........FGF|
+|.......KKKF.|
+|......KOOK..|
+|.....KOOOK..|
+|....KOOOK...|
+|...KOOOK....|
+|..KOOOK.....|
+|.KOOK.......|
+|.KK.........|
+
+frame banana
+origin 6 9
+|.........KK.|
+|.........KEK|
+|........KYYK|
+|.......KYYYK|
+|......KYYYK.|
+|.....KYYYYK.|
+|KK..KYYYYK..|
+|KYKKYYYYK...|
+|.KYYYYYK....|
+|..KKKKK.....|
+
+frame rice-ball
+origin 6 9
+|.....KK.....|
+|....KWWK....|
+|...KWWWWK...|
+|...KWWWWK...|
+|..KWWWWWWK..|
+|..KWWWWWWK..|
+|.KWWDDDDWWK.|
+|.KWWDDDDWWK.|
+|KWWWDDDDWWWK|
+|KKKKKKKKKKKK|
+
+frame berry-smoothie
+origin 6 8
+|........K...|
+|..KKKKKKKK..|
+|..KCCCCKCK..|
+|..KVVVVVKK..|
+|..KVPVVVVK..|
+|...KVVVPK...|
+|...KVPVVK...|
+|...KVVVVK...|
+|....KKKK....|
+
+frame sandwich
+origin 6 7
+|.KKKKKKKKKK.|
+|KNNNNNNNNNNK|
+|KTTTTTTTTTTK|
+|GFGFGFGFGFGF|
+|KRRRRRRRRRRK|
+|KYYYYYYYYYYK|
+|KNNNNNNNNNNK|
+|.KKKKKKKKKK.|
+
+frame pizza-slice
+origin 6 9
+|KKKKKKKKKKKK|
+|KTTTTTTTTTTK|
+|KYYRYYYYRYYK|
+|.KYYYYRYYYK.|
+|..KYRYYYYK..|
+|..KYYYYRYK..|
+|...KYRYYK...|
+|....KYYK....|
+|....KYYK....|
+|.....KK.....|
+
+frame noodle-bowl
+origin 6 9
+|..K...K.....|
+|...K...K....|
+|....K...K...|
+|.KKKKKKKKKK.|
+|KNYNYNYNYNNK|
+|KYNYNYNYNYNK|
+|KRRRRRRRRRRK|
+|.KRRWRRRRRK.|
+|..KRRRRRRK..|
+|...KKKKKK...|
+
+frame sushi-plate
+origin 6 6
+|..KKK..KKK..|
+|.KOOOKKOOOK.|
+|.KWOWKKWOWK.|
+|.KWWWKKWWWK.|
+|.KKKKKKKKKK.|
+|KAAAAAAAAAAK|
+|.KKKKKKKKKK.|
+
+frame birthday-cake
+origin 6 9
+|...Y..Y..Y..|
+|...R..U..R..|
+|...R..U..R..|
+|.KKKKKKKKKK.|
+|.KPPPPPPPPK.|
+|.KWPWPWPWPK.|
+|.KNNNNNNNNK.|
+|.KPPPPPPPPK.|
+|.KNNNNNNNNK.|
+|KKKKKKKKKKKK|
+
+frame feast-platter
+origin 7 8
+|.....KKKK.....|
+|....KTTTTK....|
+|...KTNTTTTK...|
+|..KTTTTTTTTK..|
+|..KTTTTTTTEKK.|
+|.KRKTTTTTEKWWK|
+|KRRKKKKKKKKKWK|
+|KAAAAAAAAAAAAK|
+|.KKKKKKKKKKKK.|
+"""#),
         ("fx.txt", #"""
 # art/fx.txt — effects drawn over the pet by the animations (animations.txt): notes, hearts,
 # stars, sleep Zs, the reminder's "!", food, the focus pose's book. The origin is each effect's centre.
@@ -1546,6 +1700,161 @@ frame petted
 |::...-....-...::|
 |......----......|
 |................|
+"""#),
+        ("mono-food.txt", #"""
+# art/mono-food.txt — the 1-bit drawings of food.txt (format: docs/art.md, "1-bit art"): the same frame
+# names and origins, drawn for black and white: X ink, - paper, . clear, and the ordered dithers
+# ; (1/8 ink) , (1/4) : (1/2, a checkerboard) % (3/4).
+use mono
+
+frame apple
+origin 6 9
+|.....XXX....|
+|.....XX.....|
+|..XXXXXXXX..|
+|.X::::::::X.|
+|X:--:::::::X|
+|X:-::::::::X|
+|X::::::::::X|
+|.X::::::::X.|
+|..X::XX::X..|
+|...XX..XX...|
+
+frame cookie
+origin 6 9
+|...XXXXXX...|
+|..X------X..|
+|.X--X-----X.|
+|X------X---X|
+|X-XX-------X|
+|X-----XX-X-X|
+|X--XX------X|
+|.X-----XX-X.|
+|..X------X..|
+|...XXXXXX...|
+
+frame carrot
+origin 6 9
+|..........X:|
+|.........X:X|
+|.......XXXX.|
+|......X--X..|
+|.....X-:-X..|
+|....X--:X...|
+|...X-:-X....|
+|..X---X.....|
+|.X-:X.......|
+|.XX.........|
+
+frame banana
+origin 6 9
+|.........XX.|
+|.........XXX|
+|........X--X|
+|.......X---X|
+|......X--:X.|
+|.....X--::X.|
+|XX..X--::X..|
+|X-XX--::X...|
+|.X----:X....|
+|..XXXXX.....|
+
+frame rice-ball
+origin 6 9
+|.....XX.....|
+|....X--X....|
+|...X----X...|
+|...X----X...|
+|..X------X..|
+|..X------X..|
+|.X--XXXX--X.|
+|.X--XXXX--X.|
+|X---XXXX---X|
+|XXXXXXXXXXXX|
+
+frame berry-smoothie
+origin 6 8
+|........X...|
+|..XXXXXXXX..|
+|..X----X-X..|
+|..X:::::XX..|
+|..X:-::::X..|
+|...X:::-X...|
+|...X:-::X...|
+|...X::::X...|
+|....XXXX....|
+
+frame sandwich
+origin 6 7
+|.XXXXXXXXXX.|
+|X----------X|
+|XXXXXXXXXXXX|
+|X:X:X:X:X:X:|
+|X::::::::::X|
+|X----------X|
+|X,,,,,,,,,,X|
+|.XXXXXXXXXX.|
+
+frame pizza-slice
+origin 6 9
+|XXXXXXXXXXXX|
+|X::::::::::X|
+|X--XX----XXX|
+|.X----XX--X.|
+|..X-XX---X..|
+|..X----XXX..|
+|...X-XX-X...|
+|....X--X....|
+|....X--X....|
+|.....XX.....|
+
+frame noodle-bowl
+origin 6 9
+|..X...X.....|
+|...X...X....|
+|....X...X...|
+|.XXXXXXXXXX.|
+|X-X-X-X-X--X|
+|XX-X-X-X-X-X|
+|X::::::::::X|
+|.X::-:::::X.|
+|..X::::::X..|
+|...XXXXXX...|
+
+frame sushi-plate
+origin 6 6
+|..XXX..XXX..|
+|.X:::XX:::X.|
+|.X-:-XX-:-X.|
+|.X---XX---X.|
+|.XXXXXXXXXX.|
+|X,,,,,,,,,,X|
+|.XXXXXXXXXX.|
+
+frame birthday-cake
+origin 6 9
+|...X..X..X..|
+|...X..X..X..|
+|...X..X..X..|
+|.XXXXXXXXXX.|
+|.X::::::::X.|
+|.X-:-:-:-:X.|
+|.X--------X.|
+|.X::::::::X.|
+|.X--------X.|
+|XXXXXXXXXXXX|
+
+frame feast-platter
+origin 7 8
+|.....XXXX.....|
+|....X::::X....|
+|...X:-::::X...|
+|..X::::::::X..|
+|..X:::::::XXX.|
+|.X-X:::::XX--X|
+|X--XXXXXXXXX-X|
+|X,,,,,,,,,,,,X|
+|.XXXXXXXXXXXX.|
 """#),
         ("mono-fx.txt", #"""
 # art/mono-fx.txt — the 1-bit drawings of fx.txt (format: docs/art.md, "1-bit art"): the same frame

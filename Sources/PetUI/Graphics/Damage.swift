@@ -48,6 +48,8 @@ enum RunEdit: Sendable {
     /// Text runs lying wholly inside the rect were painted over.
     case dropText(Rect)
     case sprite(SpriteRun)
+    /// Sprite runs whose crop lies wholly inside the rect were painted over.
+    case dropSprites(Rect)
 }
 
 /// One part of a recorded frame (`Canvas.part`): its name and inputs, the range of the frame's
@@ -205,6 +207,7 @@ extension Canvas {
         case .text(let run): textRuns.append(run)
         case .dropText(let r): textRuns.removeAll { r.contains($0.rect) }
         case .sprite(let run): spriteRuns.append(run)
+        case .dropSprites(let r): spriteRuns.removeAll { r.contains($0.crop) }
         }
     }
 
@@ -212,6 +215,12 @@ extension Canvas {
     mutating func dropText(coveredBy r: Rect) {
         textRuns.removeAll { r.contains($0.rect) }
         recorder.edits?.append(.dropText(r))
+    }
+
+    /// Sprite runs whose crop lies wholly inside `r` were painted over (a part notes it).
+    mutating func dropSprites(coveredBy r: Rect) {
+        spriteRuns.removeAll { r.contains($0.crop) }
+        recorder.edits?.append(.dropSprites(r))
     }
 
     /// Adds a sprite run (the pictures a screen drew, for tests; a part notes it for its reuse).

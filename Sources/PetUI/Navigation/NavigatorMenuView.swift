@@ -18,7 +18,9 @@ public enum MenuOverlay {
         canvas.textRuns.removeAll { $0.rect.intersection(covered).map { !$0.isEmpty } ?? false }
         canvas.textLog?.entries.removeAll { $0.box.intersection(covered) != nil }
         if g.big {
-            // The home screen stays visible around a panel with the accent ring.
+            // The panel with the accent ring on a clear band between the status bar and the hint
+            // bar: no sliver of home's card or pet peeks out around it.
+            canvas.fillRect(x: covered.x, y: covered.y, w: covered.w, h: covered.h, color: t.background)
             canvas.fillRoundedRect(x: panel.x - 2, y: panel.y - 2, w: panel.w + 4, h: panel.h + 4, radius: 10, color: accent)
             canvas.fillRoundedRect(x: panel.x, y: panel.y, w: panel.w, h: panel.h, radius: 8, color: paper)
         } else {

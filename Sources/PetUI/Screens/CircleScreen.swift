@@ -46,16 +46,16 @@ enum CircleScreen {
 extension CircleScreen: ScreenDefinition {
     static let title = "Circle"
     static let icon = [
-        "...XXXX...",
-        "..X....X..",
-        ".X.XX...X.",
-        "X..XX....X",
-        "X........X",
-        "X....XX..X",
-        "X....XX..X",
-        ".X......X.",
-        "..X....X..",
-        "...XXXX..."]
+        "..........",
+        ".XX....XX.",
+        "XXXX..XXXX",
+        "XXXX..XXXX",
+        ".XX....XX.",
+        "..........",
+        ".XXX..XXX.",
+        "XXXXX.XXXX",
+        "XXXXX.XXXX",
+        ".........."]
 
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
         let content = m.content, hints = HintBar.height(profile)

@@ -64,6 +64,19 @@ public enum HintBar {
 
     static func draw(_ c: ScreenContext, _ canvas: inout Canvas) {
         guard shown(c) else { return }
+        // A part (`Canvas.part`): drawn again only when its words (or a scrolling tip's clock) change.
+        let tip = tipLine(c)
+        let hs = tip == nil ? hints(c) : []
+        let scrolls = tip.map { Txt.width($0, face(c.profile)) > rect(c.profile).w - 4 } ?? false
+        canvas.part("hint-bar", StripKey(tip: tip, hints: hs.map(\.text), ms: scrolls ? c.marqueeMs : nil)) { canvas in
+            strip(c, tip: tip, hints: hs, &canvas)
+        }
+    }
+
+    /// What the strip's drawing reads besides the theme and the display.
+    struct StripKey: Hashable, Sendable { var tip: String?; var hints: [String]; var ms: Int64? }
+
+    static func strip(_ c: ScreenContext, tip: String?, hints hs: [NavHint], _ canvas: inout Canvas) {
         let t = c.theme
         let mono = c.profile.isMonochrome
         let r = rect(c.profile)
@@ -73,7 +86,7 @@ public enum HintBar {
         canvas.fillRect(x: r.x, y: r.y, w: r.w, h: r.h, color: t.background)
         canvas.hline(x: 0, y: r.y, w: r.w, color: mono ? t.text : t.track)
         let ink = mono ? t.text : t.mutedText
-        if let tip = tipLine(c) {
+        if let tip {
             // The tip: the text colour, centred (scrolls only if a board's words cannot fit).
             let w = Txt.width(tip, f)
             if w <= r.w - 4 { canvas.drawText(tip, x: r.x + (r.w - w) / 2, y: y, color: t.text, face: f.face) }
@@ -81,7 +94,6 @@ public enum HintBar {
             return
         }
         // The hints, centred as a group, one run each ("hold B done").
-        let hs = hints(c)
         let g = gap(c.profile)
         let total = hs.map { Txt.width($0.text, f) }.reduce(0, +) + g * max(0, hs.count - 1)
         var x = r.x + max(2, (r.w - total) / 2)

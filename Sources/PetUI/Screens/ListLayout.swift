@@ -87,11 +87,16 @@ public enum ListLayout {
                 cells.append(Rect(x: x0 + col * cellW, y: y0 + r * cellH, w: cellW, h: cellH))
             }
             self.cells = cells
+            band = Rect(x: 0, y: MenuGeometry.statusBottom(p), w: p.width, h: p.height - HintBar.height(p) - MenuGeometry.statusBottom(p))
             label = Rect(x: panel.x + pad, y: y0 + rows * cellH + gap, w: panel.w - 2 * pad, h: labelH)
         }
 
         /// Everything the menu draws on.
-        public var covered: Rect { big ? Rect(x: panel.x - 2, y: panel.y - 2, w: panel.w + 4, h: panel.h + 4) : panel }
+        /// What the menu hides of home: on colour panels the whole band between the status bar and
+        /// the hint bar (the panel and its ring stand on it), on 1-bit displays the panel.
+        public var covered: Rect { big ? band : panel }
+        /// The band between home's status bar and the hint bar.
+        public let band: Rect
     }
 
     /// The menu's list frame for the navigator: every entry is visible at once (no scrolling).

@@ -34,7 +34,11 @@ enum MomentView {
     /// display for an overlay). Text wraps inside its column; nothing is drawn outside `area`.
     static func draw(_ l: Look, _ c: inout Canvas, _ m: Moment, area: Rect) {
         let p = l.pal
-        let pet = petRect(l, area: area)
+        var pet = petRect(l, area: area)
+        // On the square the pet stands ×3 when the words still fit whole under it, with a margin.
+        if l.size == .square, m.showsPet, area.h - 130 - 4 - 12 >= needed(l, m, width: l.W - 16) {
+            pet = Rect(x: (l.W - 162) / 2, y: area.y + 4, w: 162, h: 126)
+        }
         if m.showsPet {
             PetScene.draw(l.ctx, in: pet, &c, framing: .pet, pose: m.pose)
         }
@@ -91,6 +95,23 @@ enum MomentView {
                 ? Txt.drawWrapped(&c, s, x: col.x, y: y, width: col.w, maxLines: n, p.muted, bodyFace, centred: true)
                 : Txt.flow(&c, s, x: col.x, y: y, width: col.w, maxLines: n, p.muted, bodyFace, ms: l.ms)
         }
+    }
+
+    /// The height `m`'s words take in a column `width` wide with room for all of them (as `draw`
+    /// lays them out on the square).
+    static func needed(_ l: Look, _ m: Moment, width: Int) -> Int {
+        let titleFace: TextSize = .large, bodyFace: TextSize = .large, gap = 6
+        var h = min(2, Txt.lineCount(m.title, titleFace, width: width)) * (titleFace.height + 2) - 2
+        if let f = m.figure {
+            var scale = 3
+            while scale > 1 && Font.textWidth(f, face: .large, scale: scale) > width { scale -= 1 }
+            h += gap + FontFace.large.cellHeight * scale
+        }
+        for line in m.lines {
+            let n = min(4, Txt.lineCount(line, bodyFace, width: width))
+            if n > 0 { h += gap + n * (bodyFace.height + 2) - 2 }
+        }
+        return h
     }
 
     /// A moment over the whole display, as an overlay: the screen under it is cleared first.

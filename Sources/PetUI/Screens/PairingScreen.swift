@@ -8,7 +8,7 @@ enum PairingScreen {
         let s = c.state
         let area = l.content
         let hintH = l.hints(&canvas, c.view.hintText)
-        let intro = l.size == .tiny ? "Pair: choose Pair in the app" : "To pair: open DeskPet on the phone, choose Pair."
+        let intro = l.size == .tiny ? "Pair from the app" : "To pair, open the DeskPet app."
         Txt.drawWrapped(&canvas, intro, x: l.pad, y: area.y + (l.big ? 4 : 1), width: l.W - 2 * l.pad, maxLines: l.big ? 2 : 1,
                         l.pal.muted, .small, centred: false)
         guard let list = c.view.list, !list.rows.isEmpty,
@@ -40,7 +40,7 @@ enum PairingScreen {
             return
         }
         let code = raw.count == 6 ? String(raw.prefix(3)) + " " + String(raw.suffix(3)) : raw
-        let hint = l.size == .tiny ? "Type it in the app" : "Waiting: enter this code in the DeskPet app"
+        let hint = l.size == .tiny ? "Type it in the app" : "Type this code in the DeskPet app"
         let scale: Int
         switch l.size {
         case .square, .wide: scale = 3

@@ -89,7 +89,6 @@ public enum PetScene {
         let sy0 = Int(PetAnimator.floorDiv(Int64(rect.y - py0), Int64(scale)))
         let bx = px0 + sx0 * scale, by = py0 + sy0 * scale
         let rw = (rect.maxX - bx + scale - 1) / scale, rh = (rect.maxY - by + scale - 1) / scale
-        var raster = ArtRaster(width: rw, height: rh, fill: c.theme.background)
         let ox = -sx0, oy = -sy0
 
         // The stage pixels shown whole inside the (canvas-clipped) rect.
@@ -99,29 +98,37 @@ public enum PetScene {
         let vy1 = Int(PetAnimator.floorDiv(Int64(area.maxY - py0), Int64(scale)))
         let visible = Rect(x: vx0, y: vy0, w: vx1 - vx0, h: vy1 - vy0)
 
-        let drawn = compose(c, layers: layers, into: &raster, offsetX: ox, offsetY: oy, visible: visible)
-        // The scene's pixels are its part's key: an unchanged pose draws nothing again.
-        canvas.part("pet-scene", SceneKey(raster: raster, x: bx, y: by, scale: scale, clip: area)) { canvas in
+        // A part (`Canvas.part`) keyed by the pictures placed and where the scene lands: an
+        // unchanged pose composes and draws nothing again.
+        let key = SceneKey(layers: layers.map { SceneKey.Placed(sheet: $0.sheetName, frame: $0.frame.name, x: $0.x, y: $0.y, needs: $0.needs) },
+                           colour: c.state.pet.colour, skin: shop.worn[ShopRules.skinSlot], backdrop: shop.worn[ShopRules.backgroundSlot],
+                           geometry: [bx, by, rw, rh, ox, oy, scale, px0, py0], area: area, visible: visible)
+        canvas.part("pet-scene", key) { canvas in
+            var raster = ArtRaster(width: rw, height: rh, fill: c.theme.background)
+            let drawn = compose(c, layers: layers, into: &raster, offsetX: ox, offsetY: oy, visible: visible)
             raster.blit(into: &canvas, x: bx, y: by, scale: scale, clip: area)
-        }
-        canvas.spriteRuns.removeAll { area.contains($0.crop) }
-        for l in drawn {
-            let b = l.box
-            canvas.spriteRuns.append(SpriteRun(name: l.sheetName + "/" + l.frame.name,
-                                               rect: Rect(x: px0 + b.x * scale, y: py0 + b.y * scale, w: b.w * scale, h: b.h * scale),
-                                               crop: area))
+            canvas.dropSprites(coveredBy: area)
+            for l in drawn {
+                let b = l.box
+                canvas.addSpriteRun(SpriteRun(name: l.sheetName + "/" + l.frame.name,
+                                              rect: Rect(x: px0 + b.x * scale, y: py0 + b.y * scale, w: b.w * scale, h: b.h * scale),
+                                              crop: area))
+            }
         }
     }
 
-    /// The pet scene's part key (`Canvas.part`): the composed art and where it lands.
-    struct SceneKey: Hashable {
-        var raster: [UInt16]
-        var width: Int
-        var x: Int, y: Int, scale: Int, clip: Rect
-        init(raster: ArtRaster, x: Int, y: Int, scale: Int, clip: Rect) {
-            self.raster = raster.pixels; width = raster.width
-            self.x = x; self.y = y; self.scale = scale; self.clip = clip
-        }
+    /// The pet scene's part key: every picture placed (sheet, frame, stage position), the pet's
+    /// paint (colour, skin), the backdrop and where the raster lands; theme and display are the
+    /// frame's context.
+    struct SceneKey: Hashable, Sendable {
+        struct Placed: Hashable, Sendable { var sheet: String; var frame: String; var x: Int; var y: Int; var needs: Rect? }
+        var layers: [Placed]
+        var colour: String
+        var skin: String?
+        var backdrop: String?
+        var geometry: [Int]
+        var area: Rect
+        var visible: Rect
     }
 
     /// True when the context draws on a 1-bit display (hand-drawn `mono-*` art, ink and paper).

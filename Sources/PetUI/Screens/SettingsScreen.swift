@@ -20,14 +20,14 @@ extension SettingsScreen: ScreenDefinition {
     static let title = "Settings"
     static let icon = [
         "....XX....",
-        ".X.XXXX.X.",
-        "..XXXXXX..",
-        ".XXX..XXX.",
+        ".XX.XX.XX.",
+        ".XXXXXXXX.",
+        "..XX..XX..",
         "XXX....XXX",
         "XXX....XXX",
-        ".XXX..XXX.",
-        "..XXXXXX..",
-        ".X.XXXX.X.",
+        "..XX..XX..",
+        ".XXXXXXXX.",
+        ".XX.XX.XX.",
         "....XX...."]
 
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {

@@ -35,27 +35,39 @@ enum ShopScreen {
         guard let frame = ListLayout.frame(.shop, profile: c.profile, state: s, now: c.now) else { return }
         guard let list = c.view.list, !list.rows.isEmpty else { l.empty(&canvas, "Nothing here yet", area: frame.area); return }
         l.list(&canvas, list, frame: frame)
+        // The OLED's rows are too low for a picture: the highlighted item's picture stands on
+        // their left, as large as its column allows (docs/shop.md).
+        if l.size == .tiny, let row = list.selectedRow, row.id.hasPrefix("item:"), let id = row.id.split(separator: ":").last {
+            let box = Rect(x: 0, y: frame.area.y + 1, w: ShopScreen.pictureColumn - 2, h: frame.area.h - 2)
+            ItemPicture.draw(String(id), c, &canvas, in: box, ink: p.fg, paper: p.bg)
+            canvas.vline(x: ShopScreen.pictureColumn - 1, y: frame.area.y, h: frame.area.h, color: p.fg)
+        }
     }
+
+    /// On the OLED: the width of the highlighted item's picture column, left of the rows.
+    static let pictureColumn = 34
 }
 
 extension ShopScreen: ScreenDefinition {
     static let title = "Shop"
     static let icon = [
-        "...XXXX...",
-        "..X....X..",
-        "..X....X..",
-        "XXXXXXXXXX",
-        "X........X",
-        "X.XX..XX.X",
-        "X........X",
-        "X........X",
-        "X........X",
-        "XXXXXXXXXX"]
+        "XX........",
+        ".X........",
+        ".XXXXXXXXX",
+        ".XX.X.X.XX",
+        ".XXXXXXXXX",
+        "..X.X.X.X.",
+        "..XXXXXXX.",
+        "..X.......",
+        "..XXXXXXXX",
+        "...XX..XX."]
 
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {
         let content = m.content, hints = HintBar.height(profile)
         let tabH = m.shopTabHeight
-        return ListFrame(area: Rect(x: 0, y: content.y + tabH + 2, w: m.W, h: content.maxY - content.y - tabH - 2 - hints),
+        // On the OLED the rows leave a column on their left for the highlighted item's picture.
+        let left = profile.sizeClass == .tiny ? pictureColumn + 1 : 0
+        return ListFrame(area: Rect(x: left, y: content.y + tabH + 2, w: m.W - left, h: content.maxY - content.y - tabH - 2 - hints),
                          rowHeight: m.rowHeight)
     }
 
@@ -63,7 +75,18 @@ extension ShopScreen: ScreenDefinition {
     static func rows(ui: UIState, state s: PetState, now: Instant, config: Navigator.Config) -> [NavRow] {
         let tiny = config.profile.sizeClass == .tiny
         let tab = min(max(0, ui.shopTab), NavRows.shopTabs.count - 1)
-        return NavRows.shop(tab: tab).map { item in
+        let items = NavRows.shop(tab: tab)
+        // A short form two items of the tab share ("Crown" for Flower and Royal crown) tells
+        // them apart no more: those take their first word instead ("Flower", "Royal"), which the
+        // picture beside it completes.
+        let shorts = items.compactMap { NavRow.shortName($0.name) }
+        let names = Set(items.map(\.name))
+        func short(_ name: String) -> String? {
+            guard let s = NavRow.shortName(name) else { return nil }
+            if shorts.filter({ $0 == s }).count == 1, !names.contains(s) { return s }
+            return name.split(separator: " ").first.map(String.init)
+        }
+        return items.map { item in
             let owned = s.shop.count(of: item.id)
             let locked = item.unlockLevel > s.level
             var mark: NavRow.Mark = .none
@@ -85,7 +108,7 @@ extension ShopScreen: ScreenDefinition {
             // "owned"/"on" that it is bought); the OLED keeps the lock and check glyphs.
             mark = tiny ? (mark == .none ? .glyph(" ") : mark) : .picture(item: item.id, badge: nil)
             return NavRow(id: "item:" + item.id, label: name, value: right, mark: mark,
-                          muted: locked || (item.price > s.coins && owned == 0), short: NavRow.shortName(name))
+                          muted: locked || (item.price > s.coins && owned == 0), short: short(name))
         }
     }
 
@@ -148,7 +171,7 @@ enum ItemPicture {
         case .wearable?: (sheet, frame) = ("wear-" + (item.slot ?? "hat"), id)
         case .furniture?, .trinket?: (sheet, frame) = ("home", id)
         case .background?: (sheet, frame) = ("backgrounds", id)
-        case .food?: (sheet, frame) = ("fx", "food")
+        case .food?: (sheet, frame) = PetScene.art("food", id, mono: mono, library: .builtIn) != nil ? ("food", id) : ("fx", "food")
         case .skin?:
             let colour = item.colour.flatMap { ArtLibrary.parseHex(Substring($0)) } ?? ink
             let r = box.w / 2 - 1

@@ -72,9 +72,11 @@ enum StatusStrip {
                      ink: RGB565, paper: RGB565) -> Int {
         let f = Txt.legible(f, on: c)
         let k = f == .large ? 2 : 1
-        // One blank glyph column and more between icons (docs/design.md, "The icon set"), so a
-        // phone and a moon never read as one shape.
-        let gap = 3 * k
+        // Blank columns between icons (docs/design.md, "The icon set"), so a phone and a moon, or
+        // a muted speaker and the pause bars, never read as one shape.
+        // Two blank columns where every icon fits that way, else one and a half.
+        let total = icons.reduce(0) { $0 + width($1, f) }
+        let gap = total + 4 * k * max(0, icons.count - 1) <= right - left ? 4 * k : 3 * k
         let top = y + (f.height - 8 * k) / 2
         var x = right
         for icon in icons.reversed() {
@@ -93,7 +95,7 @@ enum StatusStrip {
         case .link:      // a phone with its screen and button
             ["XXXXX", "X...X", "X...X", "X...X", "X...X", "XXXXX", "XX.XX", "XXXXX"]
         case .quiet:     // a crescent moon
-            ["..XXX", ".XX..", "XX...", "XX...", "XX...", "XX...", ".XX..", "..XXX"]
+            ["..XX...", ".XXX...", "XXX....", "XXX....", "XXX...X", "XXXX.XX", ".XXXXX.", "..XXX.."]
         case .mute:      // a speaker with a cross: sound off
             ["..X.....", ".XX.....", "XXX.X..X", "XXX..XX.", "XXX..XX.", "XXX.X..X", ".XX.....", "..X....."]
         case .paused:    // two bars
@@ -122,7 +124,7 @@ enum StatusStrip {
     }
 
     static func drawIcon(_ c: inout Canvas, _ icon: StatusIcon, x: Int, y: Int, k: Int, ink: RGB565) {
-        let box = Rect(x: x, y: y, w: (icon == .mute ? 8 : (bitmap(icon).isEmpty ? 11 : 5)) * k, h: 8 * k)
+        let box = Rect(x: x, y: y, w: (bitmap(icon).first?.count ?? 11) * k, h: 8 * k)
         c.addSpriteRun(SpriteRun(name: name(icon), rect: box, crop: box))
         if case .battery(let pct) = icon {
             // An outline with a nub on the right and a fill for the charge.

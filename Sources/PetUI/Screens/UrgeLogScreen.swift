@@ -151,14 +151,14 @@ extension UrgeLogScreen: ScreenDefinition {
     static let title = "Urge log"
     static let icon = [
         "..........",
-        "..XX......",
-        ".X..X...X.",
-        "X....X.X..",
-        "......X...",
-        "..XX......",
-        ".X..X...X.",
-        "X....X.X..",
-        "......X...",
+        "..........",
+        "..XX....XX",
+        ".XXXX..XXX",
+        "XX..XXXX..",
+        "..........",
+        "..XX....XX",
+        ".XXXX..XXX",
+        "XX..XXXX..",
         ".........."]
 
     static func listFrame(_ m: ListLayout.Metrics, profile: DisplayProfile, state: PetState, now: Instant) -> ListFrame? {

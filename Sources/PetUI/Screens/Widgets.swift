@@ -380,10 +380,11 @@ struct Look {
             Txt.draw(&c, String(g), x: x, y: ty, ink, f)
             x += f.advance + (big ? 4 : 1)
         case .picture(let item, let badge):
-            let s = big ? 20 : (size == .paper ? 10 : 8)
-            ItemPicture.draw(item, ctx, &c, in: Rect(x: x, y: r.y + (r.h - s) / 2, w: s, h: s), ink: ink,
+            // Wider than high: wide pictures (a crown, glasses, a rug) get a whole scale more.
+            let s = big ? 20 : (size == .paper ? 10 : 8), w = size == .wide ? 32 : (big ? 24 : (size == .paper ? 16 : 8))
+            ItemPicture.draw(item, ctx, &c, in: Rect(x: x, y: r.y + (r.h - s) / 2, w: w, h: s), ink: ink,
                              paper: highlighted ? (big ? pal.accent : pal.fg) : pal.bg)
-            x += s + (big ? 6 : 2)
+            x += w + (big ? 6 : 2)
             if let g = badge {
                 Txt.draw(&c, String(g), x: x, y: ty, ink, f)
                 x += f.advance + (big ? 4 : 1)

@@ -76,7 +76,11 @@ static int __init kspi_init(void)
 	/* spidev refuses the plain name "spidev" as a device id; driver_override binds it anyway */
 	spidev = spi_alloc_device(ctlr);
 	if (!spidev) { err = -ENOMEM; goto out_ctlr; }
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if defined(SPI_CS_CNT_MAX)   /* 6.8+: an array of chip selects, the unused ones marked (s8)-1, as spi_new_device() does */
+	{ int i; for (i = 1; i < SPI_CS_CNT_MAX; i++) spi_set_chipselect(spidev, i, (u8)-1); }
+	spi_set_chipselect(spidev, 0, 0);
+	spidev->cs_index_mask = BIT(0);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 	spi_set_chipselect(spidev, 0, 0);
 #else
 	spidev->chip_select = 0;
