@@ -19,9 +19,12 @@ export function roles(scheme = 'mint', skinHex = null) {
   return r;
 }
 
+/** A row as tools/web-art.py codes it (a pixel letter, then its count when it repeats: "y31w3y14") expanded. */
+const unpack = (row) => row.replace(/(\D)(\d+)/g, (_, c, n) => c.repeat(Number(n)));
+
 function frame(sheet, name) {
   const s = ART.sheets[sheet]; const f = s && s.frames[name];
-  return f ? { ...f, palette: s.palette } : null;
+  return f ? { ...f, rows: f.rows.map(unpack), palette: s.palette } : null;
 }
 
 /** Paints a frame's pixels into an ImageData-like RGBA buffer at (x, y) (top-left). */
