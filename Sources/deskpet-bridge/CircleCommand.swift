@@ -216,7 +216,7 @@ func circleMain(_ args: [String]) -> Never {
         let own = ownReport(c, circle: e.circle, leaving: leaving)
         var sync = CircleSync(entry: e)
         let payloads = exchange(e, publish: [(e.reportTopic, CircleSync.encode(own))]
-                                      + (leaving ? [(e.reportTopic, []), ("\(e.prefix)/\(e.member)/status", [])] : []), collect: true)
+                                      + (leaving ? [(e.reportTopic, []), ("\(e.prefix)/\(e.member)/status", []), (e.joinTopic, [])] : []), collect: true)
         for (t, p) in payloads { sync.receive(topic: t, payload: p) }
         // The member's own proposals: withdrawn when leaving, and once started (accepting is over).
         let withdraw = sync.proposals.values.filter { $0.proposer == e.member && (leaving || $0.start <= own.sentAt) }

@@ -19,9 +19,12 @@ export function roles(scheme = 'mint', skinHex = null) {
   return r;
 }
 
+/** A row as tools/web-art.py codes it (a pixel letter, then its count when it repeats: "y31w3y14") expanded. */
+const unpack = (row) => row.replace(/(\D)(\d+)/g, (_, c, n) => c.repeat(Number(n)));
+
 function frame(sheet, name) {
   const s = ART.sheets[sheet]; const f = s && s.frames[name];
-  return f ? { ...f, palette: s.palette } : null;
+  return f ? { ...f, rows: f.rows.map(unpack), palette: s.palette } : null;
 }
 
 /** Paints a frame's pixels into an ImageData-like RGBA buffer at (x, y) (top-left). */
@@ -58,12 +61,13 @@ export function petPixels(look = {}) {
   return { w: W, h: H, data };
 }
 
-/** An item's picture as an RGBA buffer (food: the device's food sprite; skin: the pet in it). */
+/** An item's picture as an RGBA buffer (food: the device's picture of it; skin: the pet in it). */
 export function itemPixels(item) {
   if (item.kind === 'skin') return petPixels({ skin: item.colour, face: 'happy' });
   if (item.kind === 'background') { const f = frame('backgrounds', item.id); return render(f, 48, 40, 0, 0); }
-  const sheet = item.kind === 'wearable' ? `wear-${item.slot}` : item.kind === 'food' ? 'fx' : 'home';
-  const f = frame(sheet, item.kind === 'food' ? 'food' : item.id);
+  const sheet = item.kind === 'wearable' ? `wear-${item.slot}` : item.kind === 'food' ? 'food' : 'home';
+  // Each food its own picture (art/food.txt); the generic apple for one without.
+  const f = frame(sheet, item.id) || (item.kind === 'food' ? frame('fx', 'food') : null);
   if (!f) return null;
   const w = f.rows[0].length, h = f.rows.length, s = Math.max(w, h) + 2;
   return render(f, s, s, Math.floor((s - w) / 2), Math.floor((s - h) / 2));

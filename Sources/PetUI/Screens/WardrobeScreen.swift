@@ -26,6 +26,13 @@ enum WardrobeScreen {
             draw(l, &canvas, list, frame, empty: emptyText)
         case .tiny:
             draw(l, &canvas, list, frame, empty: "Nothing yet")
+            // No room for a preview: the highlighted thing's picture stands left of the rows, as
+            // in the shop.
+            if let frame, let row = list.selectedRow, row.id.hasPrefix("item:"), let id = row.id.split(separator: ":").last {
+                let box = Rect(x: 0, y: frame.area.y + 1, w: ShopScreen.pictureColumn - 2, h: frame.area.h - 2)
+                ItemPicture.draw(String(id), c, &canvas, in: box, ink: l.pal.fg, paper: l.pal.bg)
+                canvas.vline(x: ShopScreen.pictureColumn - 1, y: frame.area.y, h: frame.area.h, color: l.pal.fg)
+            }
         }
     }
 
@@ -65,7 +72,8 @@ extension WardrobeScreen: ScreenDefinition {
             let pw = previewWidth(m.size)
             return ListFrame(area: Rect(x: pw + 8, y: content.y, w: W - pw - 8, h: content.h - hints), rowHeight: m.rowHeight)
         case .tiny:
-            return ListFrame(area: Rect(x: 0, y: content.y, w: W, h: content.h - hints), rowHeight: m.rowHeight)
+            let left = NavRows.wardrobe(state).isEmpty ? 0 : ShopScreen.pictureColumn + 1
+            return ListFrame(area: Rect(x: left, y: content.y, w: W - left, h: content.h - hints), rowHeight: m.rowHeight)
         }
     }
 
@@ -90,6 +98,8 @@ extension WardrobeScreen: ScreenDefinition {
                              mark: slot != nil ? .glyph(Glyph.check) : .glyph(" "), muted: slot == nil)
             }
             row.short = NavRow.shortName(item.name)
+            // Each thing with its picture (the OLED shows the highlighted one's beside the rows).
+            if config.profile.sizeClass != .tiny { row.mark = .picture(item: item.item, badge: nil) }
             if section != lastSection {
                 rows.append(NavRow(id: "section:" + section.lowercased(), kind: .section, label: section))
                 lastSection = section
