@@ -13,7 +13,7 @@ export const METRICS = [
 ];
 export const SHARES = [
   ['coins', 'Coins earned'], ['tasks', 'Tasks done'], ['streak', 'Streak'], ['focus', 'Focus minutes'],
-  ['screen', 'Screen time against the goal'], ['course', 'Course day and posts read'], ['challenges', 'Challenge progress'],
+  ['screen', 'Screen time against the goal'], ['course', 'Course day and posts read'], ['habits', 'Habit score'], ['challenges', 'Challenge progress'],
 ];
 const OUTCOME = { succeeded: 'succeeded', failed: 'failed', left: 'left early (forfeit)', missing: 'no final in time' };
 const PHASE = { upcoming: 'starts', running: 'running', settling: 'closed, settling' };
