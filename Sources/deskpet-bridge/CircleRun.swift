@@ -94,7 +94,9 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
         for t in l.sync.proposals.values where t.proposer == e.member && t.start <= own.sentAt {
             _ = l.mqtt.publish(topic: l.sync.proposalTopic(t), payload: [], retain: true)
         }
-        if !l.sync.refused.isEmpty && !l.refusedLogged { say("circle \(e.circle): report(s) refused"); l.refusedLogged = true }
+        // Read first, not inside `&&`: the operator's autoclosure would capture `l` (a release build refuses it as a data race).
+        let refusedLogged = l.refusedLogged
+        if !l.sync.refused.isEmpty && !refusedLogged { say("circle \(e.circle): report(s) refused"); l.refusedLogged = true }
         let rows = Leaderboard.rank(l.sync.board, metric: .coins, period: .week, week: own.week, month: own.month)
         let text = rows.map { "\($0.rank). \($0.member) \($0.value)" }.joined(separator: ", ")
         if text != l.shown {
