@@ -1,5 +1,6 @@
 import PetBridge
 import PetCore
+import TestSupport
 import XCTest
 
 /// Circles followed live (docs/circles.md#watching-circles): several circles' reports taken in
@@ -44,7 +45,7 @@ final class CircleWatchTests: XCTestCase {
             let m = "m\(1000 + k)"
             for seq in 1...3 { msgs.append(("dc/a/\(m)/report", report(m, seq: seq, coins: (k * 7 + seq * 13) % 40))) }
         }
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var lines: Set<String> = []
         for _ in 0..<20 {
             var w = try CircleWatch(broker: "mqtt://127.0.0.1", prefixes: ["dc/a"])
@@ -61,18 +62,6 @@ final class CircleWatchTests: XCTestCase {
         for bad in [[], ["dc/a", "dc/a"], ["dc/#"], ["/dc"]] {
             XCTAssertThrowsError(try CircleWatch(broker: "mqtt://127.0.0.1", prefixes: bad), "\(bad)")
         }
-    }
-}
-
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

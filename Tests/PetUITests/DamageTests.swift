@@ -1,5 +1,6 @@
 import XCTest
 import PetCore
+import TestSupport
 @testable import PetUI
 
 /// Drawing only what changed (Sources/PetUI/Graphics/Damage.swift): a canvas carried from frame to
@@ -146,7 +147,7 @@ final class DamageTests: XCTestCase {
     /// by damage, its unchanged parts reused) holds the pixels, text runs and sprite runs of the
     /// same frame drawn from scratch.
     func testRandomSequencesByDamageMatchAFullRedraw() {
-        var rng = SplitMix(seed: 0xDE5C_9E70)
+        var rng = SplitMix64(seed: 0xDE5C_9E70)
         let states = [UIFixture.state(), UIFixture.state(focus: false), UIFixture.statusState()]
         let start = UIFixture.now
         var failures: [String] = []
@@ -245,15 +246,3 @@ final class DamageTests: XCTestCase {
     }
 }
 
-/// A small seeded generator (splitmix64): the same sequence every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
