@@ -191,7 +191,7 @@ function joinCard(app) {
   const c = app.circles;
   // The form's values live in memory only (the invite holds a password: never stored), so a
   // re-render of the page keeps them.
-  const j = c.join ||= { invite: '', shares: SHARES.map(([k]) => k).filter((k) => k !== 'screen' && k !== 'course'), goal: '0', made: false };
+  const j = c.join ||= { invite: '', shares: SHARES.map(([k]) => k).filter((k) => k !== 'screen' && k !== 'course' && k !== 'habits'), goal: '0', made: false };
   const invite = h('textarea', { id: 'invite', rows: '3', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'invite-hint',
     oninput: () => { j.invite = invite.value; } });
   invite.value = j.invite;
