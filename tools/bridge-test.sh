@@ -142,7 +142,7 @@ check "token file 0600" test "$(stat -c %a "$W/bridge/token.json")" = 600
 export DESKPETCTL_STATE=$W/ctl
 pair_with "$CTL" --unix "$W/link.sock" pair --name "Test phone"
 check "deskpetctl paired too" grep -q 'paired as phone-' "$W/pair.log"
-"$CTL" task add "Secret plan" --task t1 --due "today 23:00" > /dev/null
+"$CTL" task add "Secret plan" --task t1 --due "+3h" > /dev/null
 
 # --- Subscribers: the event topics (a persistent QoS 1 session, so nothing published while it is connected is missed).
 mosquitto_sub "${MQ[@]}" -i test-events -c -q 1 -t 'deskpet/deskpet/event/#' -t 'deskpet/deskpet/button/#' -v > "$W/events.txt" 2>&1 &
