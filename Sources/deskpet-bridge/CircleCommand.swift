@@ -256,8 +256,9 @@ func circleMain(_ args: [String]) -> Never {
             else if !r.ok { say("circle \(e.circle): the device refused \(name): \(r.code ?? "?")") }
         }
         if !sync.refused.isEmpty { say("circle \(e.circle): \(sync.refused.count) report(s) refused") }
-        print("circle \(e.circle), week of day \(own.week), coins earned:")
-        for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: own.week, month: own.month) {
+        let period = Leaderboard.period(sync.board) ?? (own.week, own.month)
+        print("circle \(e.circle), week of day \(period.week), coins earned:")
+        for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: period.week, month: period.month) {
             print("  \(row.rank). \(row.member) \(row.petName) \(row.value)")
         }
         let held = Set(own.challenges.map(\.challenge))
