@@ -11,9 +11,15 @@ let circleUsage = """
 deskpet-bridge circle — circles of friends over an MQTT broker (docs/circles.md)
 
 Usage:
+  deskpet-bridge circle create --prefix PREFIX --circle ID --acl FILE --passwd FILE
+        [--leader NAME --leader-password-file FILE] [--pid PID]
+        the broker's owner: write the circle's block of mosquitto's ACL FILE (members write only
+        below their own id, readers read the circle; idempotent, other lines untouched) and the
+        leader's account (a reader, no member id) in the password FILE; print mosquitto.conf's lines
   deskpet-bridge circle invite --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID --member ID
+        [--acl FILE --passwd FILE [--pid PID]]
         make an invite for a new member (a fresh password); prints the invite and the broker's
-        lines for that member (mosquitto_passwd, ACL)
+        lines for that member, or with --acl/--passwd writes them (after circle create)
   deskpet-bridge circle join INVITE [--share all|none|coins,tasks,streak,focus,screen,course,habits,challenges]
         [--screen-goal MINUTES]   join (the device stores the membership and the consent)
   deskpet-bridge circle list      the circles joined and what each is shared
@@ -70,7 +76,8 @@ func circleMain(_ args: [String]) -> Never {
         positional.append(a); i += 1
     }
     guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
-    let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
+    let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member", "acl", "passwd", "pid"],
+                                        "create": ["prefix", "circle", "acl", "passwd", "leader", "leader-password-file", "pid"], "join": ["share", "screen-goal"],
                                         "list": [], "sync": [], "leave": [], "run": ["interval"], "proposals": [], "accept": [],
                                         "propose": ["challenge", "goal", "start", "end", "stake"],
                                         "report": ["broker", "prefix", "circle", "user", "password-file", "out"],
@@ -86,6 +93,14 @@ func circleMain(_ args: [String]) -> Never {
         do {
             let invite = CircleInvite(broker: broker, prefix: prefix, circle: circle, member: member, password: try CircleInvite.newPassword())
             if let p = invite.problem() { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
+            if opts["acl"] != nil || opts["passwd"] != nil {
+                circleInviteFiles(invite, opts: opts)
+                let reload = reloadBroker(opts)
+                print(invite.text)
+                print("# \(member)'s account and ACL lines are written\(reload)")
+                exit(0)
+            }
+            if opts["pid"] != nil { fail("--pid goes with --acl and --passwd", 2) }
             print(invite.text)
             print("# on the broker (docs/circles.md#the-brokers-acl):")
             print("#   mosquitto_passwd -b /etc/mosquitto/passwd \(member) '\(invite.password)'")
@@ -94,6 +109,7 @@ func circleMain(_ args: [String]) -> Never {
         } catch { fail(error.description, 1) }
     }
 
+    if sub == "create" { circleCreateMain(opts) }
     if sub == "report" { circleReportMain(opts) }
     if sub == "watch" { circleWatchMain(opts) }
     if sub == "admit" { circleAdmitMain(opts) }
@@ -240,8 +256,9 @@ func circleMain(_ args: [String]) -> Never {
             else if !r.ok { say("circle \(e.circle): the device refused \(name): \(r.code ?? "?")") }
         }
         if !sync.refused.isEmpty { say("circle \(e.circle): \(sync.refused.count) report(s) refused") }
-        print("circle \(e.circle), week of day \(own.week), coins earned:")
-        for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: own.week, month: own.month) {
+        let period = Leaderboard.period(sync.board) ?? (own.week, own.month)
+        print("circle \(e.circle), week of day \(period.week), coins earned:")
+        for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: period.week, month: period.month) {
             print("  \(row.rank). \(row.member) \(row.petName) \(row.value)")
         }
         let held = Set(own.challenges.map(\.challenge))

@@ -102,14 +102,16 @@ final class CircleLedgerTests: XCTestCase {
         a.advance(to: "2026-03-06 01:00"); a.ok("circle.judge", ["circle": "friends"])
         b.advance(to: "2026-03-06 01:00"); b.ok("circle.judge", ["circle": "friends"])
         a.ok("circle.final", finalFields(of: b)!); b.ok("circle.final", finalFields(of: a)!)
-        // Before the deadline (48 h after the end) they wait for c.
+        // Before the deadline (48 h after the end) and the clocks' allowance (48 h more) they wait for c.
         a.refuse("circle.settle", ["circle": "friends", "challenge": "ana1-1", "members": "ana1,bob2,cid3"], .state("challenge", "ana1-1"))
-        a.advance(to: "2026-03-08 00:00"); b.advance(to: "2026-03-08 00:00")
+        a.advance(to: "2026-03-08 00:00")
+        a.refuse("circle.settle", ["circle": "friends", "challenge": "ana1-1", "members": "ana1,bob2,cid3"], .state("challenge", "ana1-1"))
+        a.advance(to: "2026-03-10 00:00"); b.advance(to: "2026-03-10 00:00")
         a.ok("circle.settle", ["circle": "friends", "challenge": "ana1-1", "members": "ana1,bob2,cid3"])
         b.ok("circle.settle", ["circle": "friends", "challenge": "ana1-1", "members": "ana1,bob2,cid3"])
-        // c comes back on 2026-03-09: it judges itself now (after the deadline), reads the retained
+        // c comes back on 2026-03-11: it judges itself now (after the deadline), reads the retained
         // finals and settles: the same result — it is missing everywhere, its own device included.
-        c.advance(to: "2026-03-09 12:00")
+        c.advance(to: "2026-03-11 12:00")
         c.ok("circle.judge", ["circle": "friends"])
         // a and b settled: their finals come from their reports (repeated after the settlement).
         for other in [a, b] {
@@ -315,7 +317,7 @@ final class CircleLedgerTests: XCTestCase {
                 mine += mine.filter { _ in rng.next() % 2 == 0 }
                 for j in stride(from: mine.count - 1, to: 0, by: -1) { mine.swapAt(j, Int(rng.next() % UInt64(j + 1))) }
                 for f in mine { _ = try? ds[i].send("circle.final", f) }
-                ds[i].advance(to: "2026-03-09 12:00")
+                ds[i].advance(to: "2026-03-10 12:00")
                 ds[i].ok("circle.settle", ["circle": "friends", "challenge": names[0] + "-1", "members": names.shuffledBy(&rng).joined(separator: ",")])
             }
             let s = ds.map { $0.state.circles.settled.last!.settlement }
