@@ -25,8 +25,12 @@
 #              qemu-system-aarch64 (virt, Cortex-A72, TCG, 2 vCPUs), the kit of tools/kernel-loop/build-kit-arm64.sh
 #              (.build-kernel-loop/kit-arm64: the kernel, gpio-sim/vfb/hci_vhci/kloop modules cross-built for it, a
 #              trixie arm64 userland); deskpet and deskpet-hwtest cross-built as tools/build-deb.sh --arch arm64
-#              builds them (release, in tools/cross/chroot.sh's chroot). MODE: hardware, daemon, ble, selftest, or a
-#              SCRIPT. Needs root (the chroot) and: apt-get install qemu-system-arm debootstrap
+#              builds them (release, in tools/cross/chroot.sh's chroot). MODE: hardware, daemon, ble, selftest,
+#              installed (the arm64 package, tools/build-deb.sh --arch arm64, installed with apt into a Debian 13 arm64
+#              minbase root made with mmdebstrap (cached next to the kit), booted from an ext4 image with systemd as
+#              init on the kit's kernel; guest-installed.sh's steps, as amd64), or a SCRIPT. Needs root (the chroot)
+#              and: apt-get install qemu-system-arm debootstrap (installed also: mmdebstrap qemu-user-static
+#              binfmt-support e2fsprogs kmod udev)
 # Builds the kit first if it is missing (~30-40 s; ~750 MB, never committed) under $KLOOP_KIT_DIR, default
 # .build-kernel-loop/kit in the repository (gitignored). Results (logs) go to $KLOOP_RESULTS_DIR, default
 # .build-kernel-loop/results/<name>. Exit status: the guest script's (124 timeout, 125 boot failure).
@@ -48,11 +52,12 @@ if [ "$ARCH" = arm64 ]; then
   # (.build-arm64, shared with tools/build-deb.sh --arch arm64), in the cross chroot.
   KIT=${KLOOP_KIT_DIR:-$ROOT/.build-kernel-loop/kit-arm64}
   case "$what" in
-    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     hardware) products="deskpet-hwtest"; script=$KL/guest-hardware.sh ;;
     daemon|ble) products="deskpet deskpet-hwtest"; script=$KL/guest-$what.sh ;;
     selftest) products=""; script=$KL/guest-selftest.sh ;;
-    installed|power-cut|ble-ctl|image-arm64) echo "vm-test: --arch arm64 $what: not an arm64 mode (docs/kernel-loop.md#arm64-the-same-checks-on-an-arm64-kernel)" >&2; exit 2 ;;
+    installed) products="deskpet-hwtest"; script=$KL/guest-installed.sh ;;   # booted by boot-installed.sh
+    power-cut|ble-ctl|image-arm64) echo "vm-test: --arch arm64 $what: not an arm64 mode (docs/kernel-loop.md#arm64-the-same-checks-on-an-arm64-kernel)" >&2; exit 2 ;;
     *) products=""; script=$what ;;
   esac
   name=$(basename "$script" .sh); name=${name#guest-}-arm64
@@ -66,16 +71,24 @@ if [ "$ARCH" = arm64 ]; then
     rm -f "$log"
     BIN=$ROOT/.build-arm64/aarch64-unknown-linux-gnu/release
     for p in $products; do [ -x "$BIN/$p" ] || { echo "vm-test: no $BIN/$p after the build" >&2; exit 1; }; done
-    case "$what" in hardware) set -- "$BIN/deskpet-hwtest" "$@" ;; *) set -- "$BIN" "$@" ;; esac
+    case "$what" in hardware) set -- "$BIN/deskpet-hwtest" "$@" ;; installed) ;; *) set -- "$BIN" "$@" ;; esac
   fi
-  if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit-arm64.sh" "$KL/modules" -newer "$KIT/kit.env" 2>/dev/null)" ]; then
+  if [ "$what" = installed ]; then
+    # The package (release, Swift runtime linked in; what the chroot build above left is reused), the same
+    # binaries as a newer version for the upgrade step.
+    DEB=$("$ROOT/tools/build-deb.sh" --arch arm64 --out "$ROOT/.build/deb" | tail -n1) || exit 1
+    DEB2=$(DESKPET_DEB_FAST=1 DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --arch arm64 \
+      --no-build --out "$ROOT/.build/deb-upgrade" | tail -n1) || exit 1
+  fi
+  if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit-arm64.sh" "$KL/kit-lib.sh" "$KL/modules" -newer "$KIT/kit.env" 2>/dev/null)" ]; then
     echo "vm-test: building the arm64 kernel-loop kit in $KIT" >&2
     "$KL/build-kit-arm64.sh" "$KIT" >&2 || exit 1
   fi
   RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/$name}
   rm -rf "$RESULTS"; mkdir -p "$RESULTS"
   start=$(date +%s.%N); rc=0
-  (cd "$ROOT" && KLOOP_TIMEOUT=${KLOOP_TIMEOUT:-900} "$KL/run-in-vm.sh" "$KIT" "$script" "$RESULTS" "$@") || rc=$?
+  if [ "$what" = installed ]; then "$KL/boot-installed.sh" "$KIT" "$DEB" "$DEB2" "$RESULTS" "$BIN/deskpet-hwtest" || rc=$?
+  else (cd "$ROOT" && KLOOP_TIMEOUT=${KLOOP_TIMEOUT:-900} "$KL/run-in-vm.sh" "$KIT" "$script" "$RESULTS" "$@") || rc=$?; fi
   printf 'vm-test: %s finished with status %s in %.1f s wall (%.1f s with the builds; logs: %s)\n' "$name" "$rc" \
     "$(awk "BEGIN {print $(date +%s.%N) - $start}")" "$(awk "BEGIN {print $(date +%s.%N) - $t0}")" "$RESULTS" >&2
   exit $rc
@@ -83,7 +96,7 @@ fi
 [ "$ARCH" = amd64 ] || { echo "vm-test: --arch amd64 or arm64 (not $ARCH)" >&2; exit 2; }
 
 case "$what" in
-  -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   hardware)
     log=$(mktemp); (cd "$ROOT" && swift build --product deskpet-hwtest >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; echo "vm-test: swift build failed" >&2; exit 1; }; rm -f "$log"
     BIN=$(cd "$ROOT" && swift build --show-bin-path)
@@ -107,7 +120,7 @@ case "$what" in
     DEB=$("$ROOT/tools/build-deb.sh" --out "$ROOT/.build/deb") || exit 1
     DEB2=$(DESKPET_DEB_FAST=1 DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --no-build --out "$ROOT/.build/deb-upgrade") || exit 1
     RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/installed}
-    if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
+    if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/kit-lib.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
       echo "vm-test: building the kernel-loop kit in $KIT" >&2; "$KL/build-kit.sh" "$KIT" >&2
     fi
     rm -rf "$RESULTS"; mkdir -p "$RESULTS"
@@ -132,7 +145,7 @@ case "$what" in
 esac
 RESULTS=${KLOOP_RESULTS_DIR:-$ROOT/.build-kernel-loop/results/$name}
 
-if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
+if [ ! -f "$KIT/kit.env" ] || [ -n "$(find "$KL/build-kit.sh" "$KL/kit-lib.sh" "$KL/modules" -newer "$KIT/kit.env")" ]; then
   echo "vm-test: building the kernel-loop kit in $KIT" >&2
   "$KL/build-kit.sh" "$KIT" >&2
 fi

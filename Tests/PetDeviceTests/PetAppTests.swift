@@ -194,6 +194,43 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(g.edge(.b, pressed: true, ns: 2000 * ms), [.tap(.b)])
     }
 
+    /// A release stamped within the window of its press (a kernel's debounce stamps edges when its
+    /// timer runs, late on a busy machine) is held back, not lost: the key is up once the window has
+    /// passed, so no long press comes and the next press is a press.
+    func testAReleaseInsideTheWindowStillReleasesTheKey() {
+        var g = GestureRecognizer()
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 1000 * ms), [.tap(.c)])
+        XCTAssertEqual(g.edge(.c, pressed: false, ns: 1020 * ms), [])
+        XCTAssertNil(g.tapSettles(.c), "unsettled while the release waits out the window")
+        XCTAssertEqual(g.nextDeadline(), 1030 * ms, "woken when the window ends")
+        XCTAssertEqual(g.poll(ns: 1030 * ms), [])
+        XCTAssertEqual(g.tapSettles(.c), (1020 + 300) * ms + 1, "released at the bounce's own time")
+        XCTAssertNil(g.nextDeadline(), "no long press to wait for")
+        XCTAssertEqual(g.poll(ns: 1800 * ms), [], "no long press: the key is up")
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 2000 * ms), [.tap(.c)])
+    }
+
+    /// The same when the loop wakes late: a long press's deadline passed and the release is still
+    /// held back: it is applied first.
+    func testAHeldBackReleaseIsAppliedBeforeTheLongPressDeadline() {
+        var g = GestureRecognizer()
+        _ = g.edge(.b, pressed: true, ns: 0)
+        XCTAssertEqual(g.edge(.b, pressed: false, ns: 25 * ms), [])
+        XCTAssertEqual(g.poll(ns: 900 * ms), [])
+        XCTAssertEqual(g.edge(.b, pressed: true, ns: 1000 * ms), [.tap(.b)])
+    }
+
+    /// An edge that comes after the window applies the held-back level first, at its own time: a
+    /// second press within 300 ms of that release is a double tap.
+    func testTheNextEdgeAppliesAHeldBackLevelFirst() {
+        var g = GestureRecognizer()
+        _ = g.edge(.a, pressed: true, ns: 1000 * ms)
+        _ = g.edge(.a, pressed: false, ns: 1010 * ms)
+        XCTAssertEqual(g.edge(.a, pressed: true, ns: 1200 * ms), [.doubleTap(.a)])
+        XCTAssertEqual(g.edge(.a, pressed: false, ns: 1300 * ms), [])
+        XCTAssertEqual(g.poll(ns: 3000 * ms), [])
+    }
+
     func testDebounceIsBoardSettable() {
         var g = GestureRecognizer(debounceMs: 5)
         _ = g.edge(.b, pressed: true, ns: 1000 * ms)

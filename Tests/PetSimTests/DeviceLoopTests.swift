@@ -304,6 +304,52 @@ final class DeviceLoopTests: XCTestCase {
         XCTAssertEqual(Feedback.output(for: [reminder], soundOn: true, timeSoundAllowed: true, byOwner: false).tone, .nudge)
     }
 
+    // MARK: - A busy loop: edges that arrive while it works
+
+    /// Edges with their own (kernel) timestamps that become readable at a given monotonic time, and
+    /// a read that takes `busyMs` of the clock (the work the edges cause: a slow flush or journal
+    /// write, as on an emulated board), during which later edges arrive unread.
+    final class LateInput: InputSource {
+        let clock: VirtualClock
+        var edges: [(readableAt: UInt64, edge: InputEdge)] = []
+        var busyMs: Int64 = 0
+        init(clock: VirtualClock) { self.clock = clock }
+        var fileDescriptor: Int32? { nil }
+        func readEdges() throws(HardwareError) -> [InputEdge] {
+            let now = clock.monotonicNs
+            let ready = edges.filter { $0.readableAt <= now }.map(\.edge)
+            edges.removeAll { $0.readableAt <= now }
+            if !ready.isEmpty { clock.advance(ms: busyMs) }
+            return ready
+        }
+    }
+
+    /// A 100 ms tap of C on home read at once, then the loop busy for 800 ms: the release came
+    /// during that work, unread when the long press's deadline passed. It must stay a tap (a long
+    /// press of C on home opens the urge log). The control: a release that really comes after
+    /// 700 ms is a long press.
+    func testAReleaseThatArrivesWhileTheLoopIsBusyIsNoLongPress() throws {
+        for (releaseAfterMs, longPress) in [(100, false), (900, true)] {
+            let clock = VirtualClock(wallMs: t0.seconds * 1000 + 5_000)
+            let input = LateInput(clock: clock)
+            let app = try PetApp(store: try EventStore.inMemory(), now: t0)
+            let loop = DeviceLoop(app: app, hardware: Hardware(clock: clock, inputs: [input], panel: HeadlessPanel(profile: .square240)),
+                                  profile: .square240, layout: .threeButtons, boot: false)
+            try loop.step()
+            XCTAssertEqual(loop.ui.screen, .home)
+            let press = clock.monotonicNs, ms: UInt64 = 1_000_000
+            input.busyMs = 800
+            input.edges = [(press, InputEdge(.c, pressed: true, ns: press)),
+                           (press + UInt64(releaseAfterMs) * ms, InputEdge(.c, pressed: false, ns: press + UInt64(releaseAfterMs) * ms))]
+            try loop.step()   // reads the press; the clock is now 800 ms on, the release unread
+            input.busyMs = 0
+            try loop.step()   // reads the release
+            clock.advance(ms: 1_000)
+            try loop.step()
+            XCTAssertEqual(loop.ui.screen == .urgeLog, longPress, "released after \(releaseAfterMs) ms: screen \(loop.ui.screen)")
+        }
+    }
+
     // MARK: - The real loop: poll(2) on descriptors
 
     func testTheRunLoopWakesForAReadableInputDescriptor() throws {

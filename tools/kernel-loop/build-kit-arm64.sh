@@ -23,6 +23,7 @@ set -euo pipefail
 
 SELF=$(readlink -f "$0")
 HERE=$(dirname "$SELF")
+. "$HERE/kit-lib.sh"   # kl_unpack, kl_copy_modules, kl_pack_initramfs (shared with build-kit.sh, boot-installed.sh)
 die() { echo "build-kit-arm64: $*" >&2; exit 1; }
 say() { [ -n "${KLOOP_VERBOSE:-}" ] && echo "build-kit-arm64: $*" >&2; return 0; }
 [ $# -eq 1 ] || die "usage: build-kit-arm64.sh KIT_DIR"
@@ -111,13 +112,9 @@ fetch "linux-image-$KVER" "linux-headers-$KVER" "linux-headers-$KBASE-common" "l
 [ "$(dpkg-deb -f "$(deb "linux-source-$KSERIES")" Version)" = "$KDEBVER" ] || { rm -f "$DEBS/linux-source-${KSERIES}_"*; fetch "linux-source-$KSERIES=$KDEBVER"; }
 
 unpack() {  # unpack DIR DEB... (once; a stamp records what was unpacked); status 1 when freshly unpacked
-  local dir=$1; shift
-  local stamp; stamp=$(for d in "$@"; do basename "$d"; done | tr '\n' ' ')
-  [ -f "$dir/.kloop-unpacked" ] && [ "$(cat "$dir/.kloop-unpacked")" = "$stamp" ] && return 0
-  rm -rf "$dir"; mkdir -p "$dir"
-  for d in "$@"; do dpkg-deb -x "$d" "$dir" || die "cannot unpack $d"; done
-  echo "$stamp" > "$dir/.kloop-unpacked"
-  return 1
+  local rc=0; kl_unpack "$@" || rc=$?
+  [ $rc -le 1 ] || die "cannot unpack into $1"
+  return $rc
 }
 IMG=$KIT/image; MODDIR=$IMG/lib/modules/$KVER
 unpack "$IMG" "$(deb "linux-image-$KVER")" || rm -f "$KIT/.kloop-modules-done"
@@ -245,16 +242,7 @@ if [ ! -f "$INITRD" ] || [ "$SELF" -nt "$INITRD" ] || [ "$KIT/.kloop-modules-don
   cp "$BUSYBOX" "$STAGE/bin/busybox"
   for a in $(bb --list); do [ "$a" = busybox ] || ln -sf busybox "$STAGE/bin/$a"; done
   # the modules needed to reach the root over 9p (virtio-pci is built in), with what they depend on
-  need="9pnet_virtio 9p overlay configfs"
-  files=""
-  for m in $need; do
-    line=$(grep -E "(^|/)${m}\.ko(\.xz)?:" "$MODDIR/modules.dep") || die "module $m not found"
-    files="$files ${line%%:*} ${line#*:}"
-  done
-  for f in $(echo $files | tr ' ' '\n' | sort -u); do
-    mkdir -p "$STAGE/lib/modules/$KVER/$(dirname "$f")"; cp "$MODDIR/$f" "$STAGE/lib/modules/$KVER/$f"
-  done
-  cp "$MODDIR/modules.builtin" "$MODDIR/modules.order" "$STAGE/lib/modules/$KVER/" 2>/dev/null || true
+  kl_copy_modules "$MODDIR" "$STAGE/lib/modules/$KVER" 9pnet_virtio 9p overlay configfs || die "a module is missing"
   bb depmod -b "$STAGE" "$KVER"
   cat > "$STAGE/init" <<'EOF'
 #!/bin/sh
@@ -321,8 +309,7 @@ umount "$KLOOP_RESULTS" 2>/dev/null
 /run/kloop/bin/busybox poweroff -f
 EOF
   chmod 755 "$STAGE/init" "$STAGE/stage2"
-  (cd "$STAGE" && find . | qemu-aarch64 "$STAGE/bin/busybox" cpio -o -H newc -R 0:0 2>/dev/null | gzip -1) > "$INITRD.tmp" || die "cannot pack the initramfs"
-  mv "$INITRD.tmp" "$INITRD"
+  kl_pack_initramfs "$STAGE" "$INITRD" qemu-aarch64 "$STAGE/bin/busybox" cpio || die "cannot pack the initramfs"
 fi
 
 cat > "$KIT/kit.env" <<EOF

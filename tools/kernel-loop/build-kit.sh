@@ -15,6 +15,7 @@
 set -euo pipefail
 
 SELF=$(readlink -f "$0")
+. "$(dirname "$SELF")/kit-lib.sh"   # kl_unpack, kl_copy_modules, kl_pack_initramfs (shared with build-kit-arm64.sh)
 die() { echo "build-kit: $*" >&2; exit 1; }
 say() { [ -n "${KLOOP_VERBOSE:-}" ] && echo "build-kit: $*" >&2; return 0; }
 
@@ -69,14 +70,10 @@ fetch "$KPKG=$KDEBVER" "linux-headers-$KVER=$KDEBVER" "$KCOMMON=$KDEBVER" "linux
       "linux-source-$KSERIES=$KDEBVER" busybox-static gpiod libgpiod2 fbset
 
 # ---- unpack --------------------------------------------------------------------------------------
-unpack() {  # unpack DIR DEB... (once; a stamp records what was unpacked)
-  local dir=$1; shift
-  local stamp; stamp=$(for d in "$@"; do basename "$d"; done | tr '\n' ' ')
-  [ -f "$dir/.kloop-unpacked" ] && [ "$(cat "$dir/.kloop-unpacked")" = "$stamp" ] && return 0
-  rm -rf "$dir"; mkdir -p "$dir"
-  for d in "$@"; do dpkg-deb -x "$d" "$dir" || die "cannot unpack $d"; done
-  echo "$stamp" > "$dir/.kloop-unpacked"
-  return 1   # freshly unpacked
+unpack() {  # unpack DIR DEB... (once; a stamp records what was unpacked); status 1 when freshly unpacked
+  local rc=0; kl_unpack "$@" || rc=$?
+  [ $rc -le 1 ] || die "cannot unpack into $1"
+  return $rc
 }
 IMG=$KIT/image; MODDIR=$IMG/lib/modules/$KVER
 unpack "$IMG" "$(deb "$KPKG")" || rm -f "$KIT/.kloop-modules-done"
@@ -195,15 +192,7 @@ if [ ! -f "$INITRD" ] || [ "$SELF" -nt "$INITRD" ] || [ "$KIT/.kloop-modules-don
   cp "$BUSYBOX" "$STAGE/bin/busybox"
   for a in $("$BUSYBOX" --list); do [ "$a" = busybox ] || ln -sf busybox "$STAGE/bin/$a"; done
   # the modules needed to reach the root over 9p, with what they depend on
-  need="virtio_pci 9pnet_virtio 9p overlay configfs"
-  files=""
-  for m in $need; do
-    line=$(grep -E "(^|/)${m}\.ko:" "$MODDIR/modules.dep") || die "module $m not found"
-    files="$files ${line%%:*} ${line#*:}"
-  done
-  for f in $(echo $files | tr ' ' '\n' | sort -u); do
-    mkdir -p "$STAGE/lib/modules/$KVER/$(dirname "$f")"; cp "$MODDIR/$f" "$STAGE/lib/modules/$KVER/$f"
-  done
+  kl_copy_modules "$MODDIR" "$STAGE/lib/modules/$KVER" virtio_pci 9pnet_virtio 9p overlay configfs || die "a module is missing"
   "$BUSYBOX" depmod -b "$STAGE" "$KVER"
   cat > "$STAGE/init" <<'EOF'
 #!/bin/sh
@@ -259,8 +248,7 @@ umount "$KLOOP_RESULTS" 2>/dev/null
 /run/kloop/bin/busybox poweroff -f
 EOF
   chmod 755 "$STAGE/init" "$STAGE/stage2"
-  (cd "$STAGE" && find . | "$BUSYBOX" cpio -o -H newc -R 0:0 2>/dev/null | gzip -1) > "$INITRD.tmp" || die "cannot pack the initramfs"
-  mv "$INITRD.tmp" "$INITRD"
+  kl_pack_initramfs "$STAGE" "$INITRD" "$BUSYBOX" cpio || die "cannot pack the initramfs"
 fi
 
 cat > "$KIT/kit.env" <<EOF

@@ -1,6 +1,6 @@
 #!/bin/bash
 # guest-installed.sh — runs inside the booted installed system (kloop-test.service; boot-installed.sh
-# made the image): Debian 12 minbase + systemd + the deskpet package installed with apt, board vm-fb-gpio
+# made the image): Debian 12 minbase (arm64: Debian 13) + systemd + the deskpet package installed with apt, board vm-fb-gpio
 # (gpio-sim buttons, vfb /dev/fb0) picked in /etc/deskpet/deskpet.conf, a journal seeded with one task
 # whose title is personal text. Checks, in order:
 #   ready      deskpet.service active (Type=notify: READY=1 after the first frame), as user deskpet, with
@@ -42,8 +42,9 @@ hostkey() {  # hostkey A|B|C MILLISECONDS: ask the host to press the key that lo
 press() {  # press A|B|C [SECONDS held]: pull-down = pressed (active low), then released
   if [ "${KLOOP_PRESS:-}" = host ]; then hostkey "$1" "$(awk -v s="${2:-0.1}" 'BEGIN {printf "%d", s * 1000}')"; return; fi
   local i; case $1 in A) i=0 ;; B) i=1 ;; C) i=2 ;; esac
-  echo pull-down > $SIM/sim_gpio$i/pull; sleep "${2:-0.1}"; echo pull-up > $SIM/sim_gpio$i/pull; sleep 0.4
+  echo pull-down > $SIM/sim_gpio$i/pull; pause "${2:-0.1}"; echo pull-up > $SIM/sim_gpio$i/pull; pause 0.4
 }
+# bash's own timed read, not a sleep process (starting one takes long on an emulated guest: a held tap)
 exec 9<> <(:)
 pause() { read -r -t "$1" -u 9 || true; }
 double() {

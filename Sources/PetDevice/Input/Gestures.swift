@@ -8,7 +8,12 @@
 /// - chord: A and C down together (only A and C: the other keys never chord) (the second press within `chordNs` of the first, or while the
 ///   first is still held) is reported once instead of the second button's tap;
 /// - chord held: A and C both held for `chordHoldNs` (3 s) — the factory-reset confirmation;
-/// - bounces: edges within `debounceNs` of the last accepted edge of that button are ignored.
+/// - bounces: edges within `debounceNs` of the last accepted edge of that button are ignored; the
+///   level the last of them left is applied once the window has passed (`poll`, or the next edge),
+///   so a release seen only as a bounce still releases the key. Edges stamped late (a kernel's own
+///   debounce stamps an edge when its timer runs, which a busy machine delays) can land a real
+///   release within the window of its press: without this, the key stayed down for the recognizer
+///   and turned a tap into a long press.
 
 /// Every input key a board may have: the three buttons A (previous/up), B (select), C (back); the
 /// fourth button D (next/down) of 4-button boards; the five keys of a 5-way joystick. Which ones a
@@ -41,6 +46,8 @@ public struct GestureRecognizer: Sendable {
         var releasedAt: UInt64?
         var longReported = false
         var inChord = false
+        /// The level a bounce within the debounce window left, and when (nil: none differs from `down`).
+        var heldBack: (pressed: Bool, ns: UInt64)?
     }
     var buttons: [Button: ButtonState] = [:]
 
@@ -48,9 +55,32 @@ public struct GestureRecognizer: Sendable {
 
     /// Feeds one edge (`pressed` = the button is now down). Returns the gestures it completes.
     public mutating func edge(_ b: Button, pressed: Bool, ns: UInt64) -> [Gesture] {
+        var out = settle(b, at: ns)
         var s = buttons[b] ?? ButtonState()
-        if let last = s.lastEdge, ns &- last < debounceNs { return [] }
-        guard s.down != pressed else { return [] }
+        if let last = s.lastEdge, ns &- last < debounceNs {
+            s.heldBack = s.down == pressed ? nil : (pressed, ns)
+            buttons[b] = s
+            return out
+        }
+        s.heldBack = nil
+        buttons[b] = s
+        guard s.down != pressed else { return out }
+        out += accept(b, pressed: pressed, ns: ns)
+        return out
+    }
+
+    /// Applies the level a bounce left (`ButtonState.heldBack`) once the debounce window after the
+    /// last accepted edge has passed at `ns`, as an edge at the bounce's own time.
+    mutating func settle(_ b: Button, at ns: UInt64) -> [Gesture] {
+        guard var s = buttons[b], let held = s.heldBack, let last = s.lastEdge, ns &- last >= debounceNs else { return [] }
+        s.heldBack = nil
+        buttons[b] = s
+        return s.down == held.pressed ? [] : accept(b, pressed: held.pressed, ns: held.ns)
+    }
+
+    /// A level change that is not a bounce: the gestures it completes.
+    mutating func accept(_ b: Button, pressed: Bool, ns: UInt64) -> [Gesture] {
+        var s = buttons[b] ?? ButtonState()
         s.lastEdge = ns
         s.down = pressed
         var out: [Gesture] = []
@@ -78,9 +108,10 @@ public struct GestureRecognizer: Sendable {
         return out
     }
 
-    /// Reports long presses that have now been held long enough.
+    /// Reports long presses that have now been held long enough. Applies first the levels bounces left whose debounce window has passed.
     public mutating func poll(ns: UInt64) -> [Gesture] {
         var out: [Gesture] = []
+        for b in Button.allCases where buttons[b]?.heldBack != nil { out += settle(b, at: ns) }
         if let since = chordSince, !chordHeldReported, ns &- since >= chordHoldNs {
             chordHeldReported = true
             out.append(.chordHeld)
@@ -99,7 +130,7 @@ public struct GestureRecognizer: Sendable {
     /// still come). A navigator's waiting tap (`Navigator.pendingTap`) acts then.
     public func tapSettles(_ b: Button) -> UInt64? {
         guard let s = buttons[b] else { return 0 }
-        if s.down { return nil }
+        if s.down || s.heldBack != nil { return nil }
         return s.releasedAt.map { $0 &+ doubleTapNs &+ 1 } ?? 0
     }
 
@@ -109,12 +140,14 @@ public struct GestureRecognizer: Sendable {
         return max(a.pressedAt, c.pressedAt)
     }
 
-    /// When `poll` next needs to run (a long press or the 3-second chord may become due).
+    /// When `poll` next needs to run (a long press or the 3-second chord may become due, or a level
+    /// a bounce left be applied).
     public func nextDeadline() -> UInt64? {
         var deadlines = Button.allCases.compactMap { b -> UInt64? in
             guard let s = buttons[b], s.down, !s.longReported, !s.inChord else { return nil }
             return s.pressedAt + longPressNs
         }
+        for s in buttons.values where s.heldBack != nil { if let last = s.lastEdge { deadlines.append(last &+ debounceNs) } }
         if let since = chordSince, !chordHeldReported { deadlines.append(since + chordHoldNs) }
         return deadlines.min()
     }

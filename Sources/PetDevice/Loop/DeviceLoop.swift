@@ -194,12 +194,16 @@ public final class DeviceLoop {
         wakeups += 1
         if navigator.ui.power == .asleep { wakeupsAsleep += 1 }
         try tick()
+        // What the inputs say is known up to this moment; the work the edges cause (a journal write,
+        // a frame) takes time, during which a release may arrive unread: long presses and waiting
+        // taps are judged as of the read, not after that work.
+        let edgesReadAt = hardware.clock.monotonicNs
         for source in hardware.inputs {
             let edges: [InputEdge]
             do { edges = try source.readEdges() } catch { note(error); continue }
             for e in edges { try feed(e) }
         }
-        try pollGestures()
+        try pollGestures(edgesReadAt: edgesReadAt)
         serveLinkTransport()
         // The focus countdown and the break timer after a session show seconds.
         let onBreak = navigator.ui.focusResult?.onBreak(at: now) ?? false
@@ -250,9 +254,12 @@ public final class DeviceLoop {
 
     /// Reports the long presses and the 3-second chord that are now due, then lets a waiting tap
     /// act once it is known to stay a tap (`Navigator.pendingTap`: its key is up and the
-    /// double-tap window has passed).
-    public func pollGestures() throws(AppError) {
-        let mono = hardware.clock.monotonicNs
+    /// double-tap window has passed). `edgesReadAt` (monotonic ns): when the inputs were last read;
+    /// both are judged as of then, since an edge that came later is not read yet: a key held past
+    /// 700 ms by the clock but released before it, while the loop was busy, is no long press (the
+    /// deadline being past, the loop wakes at once, reads the release and judges again).
+    public func pollGestures(edgesReadAt: UInt64? = nil) throws(AppError) {
+        let mono = min(hardware.clock.monotonicNs, edgesReadAt ?? .max)
         for g in gestures.poll(ns: mono) { try perform(g) }
         guard navigator.pendingTap != nil else { waitingTapKey = nil; return }
         guard let key = waitingTapKey, let at = gestures.tapSettles(key), mono >= at else { return }
