@@ -53,26 +53,41 @@ PORT=$(free_port)
 P=deskpet-circles/friends
 MEMBERS=(ana1 bob2 cid3)
 
-# --- Invites, and the broker's accounts and ACL exactly as docs/circles.md#the-brokers-acl says.
+# --- The broker's files made by the tools (docs/circles.md#creating-a-circle-on-the-broker): the
+# owner's own lines first, `circle create` (the circle's ACL block and the course leader's account:
+# it reads the circle; its name is no member id, so nothing it could write below its own name is
+# ever taken for a member's report), then one `circle invite --acl --passwd` per member.
+printf '# the owner'"'"'s own lines stay as they are\nuser someone_else\ntopic read elsewhere/#\n' > "$W/acl"
 touch "$W/passwd"; chmod 0600 "$W/passwd"
-{ echo "pattern readwrite $P/%u/#"; } > "$W/acl"
+mosquitto_passwd -b "$W/passwd" someone_else "other-pw-$RANDOM"
+[ "$(id -u)" = 0 ] && chown mosquitto "$W/passwd" "$W/acl" 2>/dev/null || true   # the broker reads them after dropping root; the tools keep the owner
+cp "$W/acl" "$W/acl.owner"
+invpw() { python3 -c 'import base64,sys; t=open(sys.argv[1]).readline().strip()[5:]; print(base64.urlsafe_b64decode(t+"="*(-len(t)%4)).decode().split("\n")[4])' "$W/invite-$1.txt"; }
+create() { "$BRIDGE" circle create --prefix "$P" --circle friends --acl "$W/acl" --passwd "$W/passwd" \
+             --leader course_leader --leader-password-file "$W/leader.pw" "$@"; }
+create > "$W/create.log" 2>&1 || { cat "$W/create.log"; exit 1; }
+check "circle create wrote the circle's block and the leader's account" sh -c "grep -qx 'pattern readwrite $P/%u/#' '$W/acl' && grep -q '^course_leader:\\\$7\\\$' '$W/passwd' && grep -q 'acl_file $W/acl$' '$W/create.log'"
+cp "$W/acl" "$W/acl.1"; cp "$W/passwd" "$W/passwd.1"
+create > "$W/create2.log" 2>&1
+check "circle create again changes nothing" sh -c "cmp -s '$W/acl' '$W/acl.1' && cmp -s '$W/passwd' '$W/passwd.1' && grep -q 'nothing changed' '$W/create2.log'"
+check "the owner's own lines are untouched" sh -c "head -3 '$W/acl' | cmp -s - '$W/acl.owner' && grep -q '^someone_else:' '$W/passwd'"
+LEADER_PW=$(head -1 "$W/leader.pw")
 for m in "${MEMBERS[@]}"; do
-  "$BRIDGE" circle invite --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --circle friends --member "$m" > "$W/invite-$m.txt"
-  pw=$(grep -o "mosquitto_passwd -b [^ ]* $m '[^']*'" "$W/invite-$m.txt" | sed "s/.*'\(.*\)'/\1/")
-  mosquitto_passwd -b "$W/passwd" "$m" "$pw"
-  printf 'user %s\ntopic read %s/#\n' "$m" "$P" >> "$W/acl"
+  "$BRIDGE" circle invite --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --circle friends --member "$m" \
+    --acl "$W/acl" --passwd "$W/passwd" > "$W/invite-$m.txt" 2>> "$W/create.log" || { cat "$W/create.log"; exit 1; }
 done
-# The course leader: reads the circle; its name is no member id, so nothing it could write below
-# its own name is ever taken for a member's report (docs/circles.md#a-course-leaders-report).
-LEADER_PW=leader-pw-$RANDOM$RANDOM
-mosquitto_passwd -b "$W/passwd" course_leader "$LEADER_PW"
-printf '%s\n' "$LEADER_PW" > "$W/leader.pw"; chmod 0600 "$W/leader.pw"
-printf 'user course_leader\ntopic read %s/#\n' "$P" >> "$W/acl"
-[ "$(id -u)" = 0 ] && chown mosquitto "$W/passwd" "$W/acl" 2>/dev/null || true
+check "an invite for a member that has an account is refused" sh -c "! '$BRIDGE' circle invite --broker mqtt://127.0.0.1:$PORT --prefix '$P' --circle friends --member ana1 --acl '$W/acl' --passwd '$W/passwd' 2>/dev/null"
+nested() { local rc=0; "$BRIDGE" circle create --prefix "$P/sub" --circle other --acl "$W/acl" --passwd "$W/passwd" > "$W/nested.log" 2>&1 || rc=$?; [ $rc = 1 ] && grep -q 'overlaps circle friends' "$W/nested.log"; }
+check "circle create refuses a prefix inside another circle's, naming it" nested
+check "the files keep their owner and mode" sh -c "[ \"\$(stat -c '%U %a' '$W/passwd')\" = \"\$(stat -c '%U' '$W/acl') 600\" ]"
 printf 'listener %s 127.0.0.1\nallow_anonymous false\npassword_file %s\nacl_file %s\npersistence false\n' "$PORT" "$W/passwd" "$W/acl" > "$W/mosquitto.conf"
 "$MOSQUITTO" -c "$W/mosquitto.conf" -v > "$W/mosquitto.log" 2>&1 &
 PIDS+=($!)
 until_ok 10 grep -q "Opening ipv4 listen socket on port $PORT" "$W/mosquitto.log" || { echo "the broker did not start"; exit 1; }
+# An invite made while the broker runs: --pid makes it reload, and the new member gets in at once.
+"$BRIDGE" circle invite --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --circle friends --member dan4 \
+  --acl "$W/acl" --passwd "$W/passwd" --pid "${PIDS[0]}" > "$W/invite-dan4.txt" 2>> "$W/create.log"
+dan4_in() { timeout 5 mosquitto_pub -p "$PORT" -u dan4 -P "$(invpw dan4)" -q 1 -t "$P/dan4/x" -n 2>/dev/null; }
 
 # --- Three simulators and their bridges (paired with the code each simulator prints).
 pair_with() {  # pair_with N
@@ -109,16 +124,17 @@ settlement() { sqlite3 -readonly "$W/pet$1/deskpet.db" "select json_extract(payl
 
 T0=$(( $(date +%s) + 120 ))   # a little ahead of the real clock, the same on every simulator (time.set moves it forward)
 START=$((T0 + 3600)); END=$((START + 86400)); DEADLINE=$((END + 172800))
+SETTLE=$((DEADLINE + 172800))   # the deadline and the clocks' allowance (docs/circles.md#clock-skew)
 for n in 0 1 2; do
   clock $n $T0
   for k in 1 2 3; do dev $n task.create "task=t$k" "title=Secret $k" > /dev/null; dev $n task.complete "task=t$k" > /dev/null; done
   circle $n join "$(head -1 "$W/invite-${MEMBERS[$n]}.txt")" --share all > "$W/join$n.log"
 done
+check "a member invited while the broker runs (circle invite --pid) gets in" until_ok 10 dan4_in
 check "three members joined" sh -c "grep -q 'joined friends as ana1' '$W/join0.log' && grep -q 'joined friends as cid3' '$W/join2.log'"
 # The one-time credential (docs/circles.md#the-one-time-credential): each join sent the hash of the
 # member's own password; the broker's owner admits them (the password file rewritten, SIGHUP), and
 # the invites' credentials stop working.
-invpw() { grep -o "$1 '[^']*'" "$W/invite-$1.txt" | tr -d "'" | cut -d' ' -f2; }
 ownpw() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["password"])' "$W/bridge$1/circles.json"; }
 "$BRIDGE" circle admit --passwd "$W/passwd" --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --user course_leader \
   --password-file "$W/leader.pw" --pid "${PIDS[0]}" > "$W/admit.log" 2>&1 || true
@@ -130,6 +146,9 @@ printf 'broker = mqtt://127.0.0.1:%s\nlink = unix:%s\nstate_dir = %s\n' "$PORT" 
 "$BRIDGE" --config "$W/bridge-late.conf" circle join "$(head -1 "$W/invite-bob2.txt")" > "$W/join-again.log" 2>&1 || true
 check "an invite used once is refused at the broker" grep -q "refused the invite's credential" "$W/join-again.log"
 check "admitting again changes nothing" sh -c "'$BRIDGE' circle admit --passwd '$W/passwd' --broker mqtt://127.0.0.1:$PORT --prefix '$P' --user course_leader --password-file '$W/leader.pw' | grep -q '^nobody to admit'"
+# ana1 keeps two habits (their text and ids are never shared): #1 checked today, #2 not.
+dev 0 habit.add habit=water "text=Hydrate secretly" > /dev/null; dev 0 habit.add habit=walk "text=Walk" > /dev/null
+dev 0 habit.check habit=water > /dev/null
 # Round 1 publishes every report; round 2 reads them all: the same ranks on each.
 for n in 0 1 2; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
 for n in 0 1 2; do circle $n sync friends > "$W/ranks$n.txt" 2>> "$W/sync.log"; done
@@ -147,14 +166,20 @@ cat "$W/report.txt"
 check "the leader's write to a member's topic is refused" grep -q "Denied PUBLISH from .*'$P/ana1/report'" "$W/mosquitto.log"
 check "the leader's report lists the three members" sh -c "grep -q '^ana1 ' '$W/report.txt' && grep -q '^bob2 ' '$W/report.txt' && grep -q '^cid3 ' '$W/report.txt' && grep -q '^3 learner' '$W/report.txt'"
 check "the CSV: a header and one row per member" sh -c "[ \$(wc -l < '$W/report/circle-report.csv') = 4 ] && head -1 '$W/report/circle-report.csv' | grep -q '^member,pet,week,' && grep -q '^cid3,' '$W/report/circle-report.csv'"
-check "the habit score is in the report and the CSV (shared with --share all)" sh -c "grep -q 'habit pts' '$W/report.txt' && head -1 '$W/report/circle-report.csv' | grep -q ',habit_points,habit_days$' && grep -q '^ana1,.*,[0-9][0-9]*,[0-9]$' '$W/report/circle-report.csv'"
+check "the habit score is in the report and the CSV (shared with --share all)" sh -c "grep -q 'habit pts' '$W/report.txt' && head -1 '$W/report/circle-report.csv' | grep -q ',habit_points,habit_days,habit_each$' && grep -q '^ana1,.*,[0-9][0-9]*,[0-9],' '$W/report/circle-report.csv'"
+check "each habit's week by position, never its id or text: ana1's two habits in the table and the CSV" sh -c "grep -q '^ana1 .* #1:1 #2:0 ' '$W/report.txt' && grep -q '^ana1,.*,\"#1:1 #2:0\"$' '$W/report/circle-report.csv' && ! grep -q -e Hydrate -e water '$W/report.txt' '$W/report/circle-report.csv'"
 check "no title in the CSV" sh -c "test -s '$W/report/circle-report.csv' && ! grep -q Secret '$W/report/circle-report.csv'"
-check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png" "$W/report/habit-scores.png"
+check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png" "$W/report/habit-scores.png" "$W/report/habit-each.png"
+# ana1's habits go again, so their day scores add no coins to the challenge's accounts below.
+dev 0 habit.remove habit=water > /dev/null; dev 0 habit.remove habit=walk > /dev/null
 
 # A challenge over the broker: ana1 proposes one task in a day, 5 coins each (its own device
 # accepts it first); bob2 and cid3 read the proposal from the broker and accept it before its start.
 for n in 0 1 2; do clock $n $((T0 + 600)); done
-circle 0 propose friends --challenge ana1-1 --goal tasks:1 --start "@$START" --end "@$END" --stake 5 > "$W/propose.log" 2>> "$W/sync.log"
+# The device's time forms, read by ana1's device (docs/circles.md#proposing-and-accepting-a-challenge).
+circle 0 propose friends --challenge ana1-1 --goal tasks:1 --start "+50m" --end "+1d50m" --stake 5 > "$W/propose.log" 2>> "$W/sync.log"
+badtime() { local rc=0; circle 0 propose friends --challenge ana1-2 --goal tasks:1 --start "tomorrow 25:00" --end +1d --stake 5 > "$W/badtime.log" 2>&1 || rc=$?; [ $rc = 2 ] && grep -q -- "--start: is not a time" "$W/badtime.log"; }
+check "a proposal time the device cannot read is refused, naming the option" badtime
 # Forged proposals: bob2 on ana1's topic (refused by the broker), bob2 on its own topic in ana1's name (refused by every bridge).
 pwb=$(ownpw 1)
 forged='{"id":"ana1-9","proposer":"ana1","goal":"tasks:1","start":'$START',"end":'$END',"stake":1000}'
@@ -190,8 +215,11 @@ check "the proposer's bridge withdrew the proposal once it started" grep -q "^no
 early="$(settlement 0)$(settlement 1)"
 check "nobody settles before the deadline while cid3's final is missing" [ -z "$early" ]
 for n in 0 1; do clock $n $((DEADLINE + 3600)); circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
+early="$(settlement 0)$(settlement 1)"
+check "past the deadline, within the clocks' allowance, they still wait for cid3 (its clock may be behind)" [ -z "$early" ]
+for n in 0 1; do clock $n $((SETTLE + 3600)); circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
 # cid3 comes back after the deadline and settles from the retained finals.
-clock 2 $((DEADLINE + 7200))
+clock 2 $((SETTLE + 7200))
 circle 2 sync friends > /dev/null 2>> "$W/sync.log"
 s0=$(settlement 0); s1=$(settlement 1); s2=$(settlement 2)
 echo "settlement: $s0"
@@ -212,7 +240,7 @@ check "coins conserved: payouts + charity = the stakes" [ $(( ${after[0]} - ${wi
 # The circles' run loop: a `circle run` per member keeps the circle in step as messages arrive; a
 # task done on one device reaches the others' devices; the broker killed and started again
 # (persistence off: its retained reports are lost) gets every report back, and the loop goes on.
-for n in 0 1; do clock $n $((DEADLINE + 7200)); done
+for n in 0 1; do clock $n $((SETTLE + 7200)); done
 RUNS=()
 for n in 0 1 2; do "$BRIDGE" --config "$W/bridge$n.conf" circle run --interval 120 > "$W/run$n.log" 2>&1 & RUNS+=($!); PIDS+=($!); done
 # standing N MEMBER: MEMBER's value in device N's latest leaderboard (circle.standing), or -1.

@@ -51,11 +51,10 @@ public struct CircleWatch {
         return taken
     }
 
-    /// The leaderboard of a board: `metric` over the week, the latest week any member reported
-    /// (a watcher has no calendar of its own).
+    /// The leaderboard of a board: `metric` over the week most members report
+    /// (`Leaderboard.period`, as the members' devices rank it; a watcher has no calendar of its own).
     public static func leaderboard(_ board: CircleBoard, metric: LeaderboardMetric) -> [LeaderboardRow] {
-        let week = board.reports.values.map(\.week).max() ?? 0
-        let month = board.reports.values.map(\.month).max() ?? 0
+        let (week, month) = Leaderboard.period(board) ?? (0, 0)
         return Leaderboard.rank(board, metric: metric, period: .week, week: week, month: month)
     }
 

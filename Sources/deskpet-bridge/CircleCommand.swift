@@ -11,9 +11,15 @@ let circleUsage = """
 deskpet-bridge circle — circles of friends over an MQTT broker (docs/circles.md)
 
 Usage:
+  deskpet-bridge circle create --prefix PREFIX --circle ID --acl FILE --passwd FILE
+        [--leader NAME --leader-password-file FILE] [--pid PID]
+        the broker's owner: write the circle's block of mosquitto's ACL FILE (members write only
+        below their own id, readers read the circle; idempotent, other lines untouched) and the
+        leader's account (a reader, no member id) in the password FILE; print mosquitto.conf's lines
   deskpet-bridge circle invite --broker mqtt[s]://HOST[:PORT] --prefix PREFIX --circle ID --member ID
+        [--acl FILE --passwd FILE [--pid PID]]
         make an invite for a new member (a fresh password); prints the invite and the broker's
-        lines for that member (mosquitto_passwd, ACL)
+        lines for that member, or with --acl/--passwd writes them (after circle create)
   deskpet-bridge circle join INVITE [--share all|none|coins,tasks,streak,focus,screen,course,habits,challenges]
         [--screen-goal MINUTES]   join (the device stores the membership and the consent)
   deskpet-bridge circle list      the circles joined and what each is shared
@@ -24,9 +30,10 @@ Usage:
         SIGTERM/SIGINT: a round (as sync) whenever a member's report or proposal arrives or the
         device journals something, and every SECONDS (default 300); survives the broker going
         away (reconnects, publishes the report again) and the device restarting
-  deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start @UNIX_SECONDS
-        --end @UNIX_SECONDS --stake COINS [--challenge ID]   propose a challenge to the circle:
-        accepted on this device first (its stake held), then published for the others
+  deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start TIME --end TIME
+        --stake COINS [--challenge ID]   propose a challenge to the circle: accepted on this device
+        first (its stake held), then published for the others. TIME: the device's forms, read in
+        its time zone — 'YYYY-MM-DD HH:MM', 'today HH:MM', 'tomorrow HH:MM', '+2h', '@UNIX_SECONDS'
   deskpet-bridge circle proposals ID   the circle's open proposals and who accepted each
   deskpet-bridge circle accept ID CHALLENGE   accept a proposal read from the broker, before its
         start (the device holds the stake; the member's report then lists it)
@@ -35,7 +42,8 @@ Usage:
         a course leader's view, no DeskPet needed: read the circle's retained reports (the leader's
         account reads the circle, writes nothing), print the learners' progress; with --out, merge
         this week's rows into DIR/circle-report.csv (one row per member per week) and draw
-        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png, DIR/habit-scores.png
+        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png, DIR/habit-scores.png,
+        DIR/habit-each.png (each habit by checklist position, never its text)
   deskpet-bridge circle admit --passwd FILE --broker mqtt[s]://HOST[:PORT] --prefix PREFIX
         [--user NAME --password-file FILE] [--pid PID]
         the broker's owner, on the broker's machine: read the members' join requests, put each
@@ -70,7 +78,8 @@ func circleMain(_ args: [String]) -> Never {
         positional.append(a); i += 1
     }
     guard let sub = positional.first else { fail("circle needs a command (see circle --help)", 2) }
-    let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member"], "join": ["share", "screen-goal"],
+    let known: [String: Set<String>] = ["invite": ["broker", "prefix", "circle", "member", "acl", "passwd", "pid"],
+                                        "create": ["prefix", "circle", "acl", "passwd", "leader", "leader-password-file", "pid"], "join": ["share", "screen-goal"],
                                         "list": [], "sync": [], "leave": [], "run": ["interval"], "proposals": [], "accept": [],
                                         "propose": ["challenge", "goal", "start", "end", "stake"],
                                         "report": ["broker", "prefix", "circle", "user", "password-file", "out"],
@@ -86,6 +95,14 @@ func circleMain(_ args: [String]) -> Never {
         do {
             let invite = CircleInvite(broker: broker, prefix: prefix, circle: circle, member: member, password: try CircleInvite.newPassword())
             if let p = invite.problem() { fail("invalid \(p) (see docs/circles.md#invites)", 2) }
+            if opts["acl"] != nil || opts["passwd"] != nil {
+                circleInviteFiles(invite, opts: opts)
+                let reload = reloadBroker(opts)
+                print(invite.text)
+                print("# \(member)'s account and ACL lines are written\(reload)")
+                exit(0)
+            }
+            if opts["pid"] != nil { fail("--pid goes with --acl and --passwd", 2) }
             print(invite.text)
             print("# on the broker (docs/circles.md#the-brokers-acl):")
             print("#   mosquitto_passwd -b /etc/mosquitto/passwd \(member) '\(invite.password)'")
@@ -94,6 +111,7 @@ func circleMain(_ args: [String]) -> Never {
         } catch { fail(error.description, 1) }
     }
 
+    if sub == "create" { circleCreateMain(opts) }
     if sub == "report" { circleReportMain(opts) }
     if sub == "watch" { circleWatchMain(opts) }
     if sub == "admit" { circleAdmitMain(opts) }
@@ -240,8 +258,9 @@ func circleMain(_ args: [String]) -> Never {
             else if !r.ok { say("circle \(e.circle): the device refused \(name): \(r.code ?? "?")") }
         }
         if !sync.refused.isEmpty { say("circle \(e.circle): \(sync.refused.count) report(s) refused") }
-        print("circle \(e.circle), week of day \(own.week), coins earned:")
-        for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: own.week, month: own.month) {
+        let period = Leaderboard.period(sync.board) ?? (own.week, own.month)
+        print("circle \(e.circle), week of day \(period.week), coins earned:")
+        for row in Leaderboard.rank(sync.board, metric: .coins, period: .week, week: period.week, month: period.month) {
             print("  \(row.rank). \(row.member) \(row.petName) \(row.value)")
         }
         let held = Set(own.challenges.map(\.challenge))
@@ -273,7 +292,9 @@ func circleMain(_ args: [String]) -> Never {
         } else {
             guard positional.count == 2 else { fail("circle propose needs the circle's id", 2) }
             guard let g = opts["goal"], let goal = ChallengeGoal(text: g) else { fail("--goal: tasks:N, habit, focus:M or screen:M", 2) }
-            guard let start = instant(opts["start"]), let end = instant(opts["end"]) else { fail("--start and --end: @UNIX_SECONDS", 2) }
+            guard let startText = opts["start"], let endText = opts["end"] else { fail("circle propose needs --start and --end", 2) }
+            // The device reads the times (its time zone, its clock): as every other tool's times.
+            let (start, end) = resolveTimes(device(), start: startText, end: endText)
             guard let stake = Int(opts["stake"] ?? "") else { fail("--stake: coins each (\(CircleRules.stakeRange.lowerBound)–\(CircleRules.stakeRange.upperBound))", 2) }
             let id = opts["challenge"] ?? "\(e.member)-\(start.seconds / 60)"
             terms = ChallengeTerms(id: id, proposer: e.member, goal: goal, start: start, end: end, stake: stake)
@@ -384,7 +405,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
         try StateFile.writeAtomically(csvPath, Array(CircleReport.csv(all).utf8), mode: 0o644)
         for (name, png) in CircleReport.charts(all) { try StateFile.writeAtomically(out + "/" + name, png, mode: 0o644) }
     } catch { fail("\(out): \(error)", 1) }
-    print("wrote \(csvPath) (\(all.count) rows) and 4 charts in \(out)")
+    print("wrote \(csvPath) (\(all.count) rows) and \(CircleReport.charts(all).count) charts in \(out)")
     exit(0)
 }
 
@@ -466,11 +487,31 @@ func circleWatchMain(_ opts: [String: String]) -> Never {
     exit(target > 0 && !reached && stopRequested == 0 ? 1 : 0)
 }
 
-/// `@UNIX_SECONDS` as an instant.
-func instant(_ s: String?) -> Instant? {
-    guard let s, s.hasPrefix("@"), let v = Int64(s.dropFirst()) else { return nil }
-    let i = Instant(v)
-    return TimeRange.contains(i) ? i : nil
+/// A proposal's start and end as the device reads them (`circle.when`, docs/protocol.md#circles):
+/// its time zone, its clock. A time it cannot read is refused naming the option.
+func resolveTimes(_ c: LinkClient, start: String, end: String) -> (Instant, Instant) {
+    for (k, v) in [("start", start), ("end", end)] where v.isEmpty || v.utf8.count > 64 || v.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        fail("--\(k): not a time (use 'YYYY-MM-DD HH:MM', 'today HH:MM', '+2h' or '@UNIX_SECONDS')", 2)
+    }
+    let id = "cw-\(Int64(time(nil)))-\(getpid())"
+    do {
+        try c.send(["type": .string("command"), "id": .string(id), "name": .string("circle.when"),
+                    "fields": .object(["start": .string(start), "end": .string(end)])])
+        while true {
+            let o = try c.waitFor(["circle.when", "error"])
+            guard o["id"]?.fieldText == id else { continue }
+            guard o["type"]?.fieldText == "circle.when", let s = o["start"]?.fieldText.flatMap({ Int64($0) }),
+                  let e = o["end"]?.fieldText.flatMap({ Int64($0) }) else {
+                let message = o["message"]?.fieldText ?? o["code"]?.fieldText ?? "?"
+                // "invalid start: …" → "--start: …"
+                if message.hasPrefix("invalid start") || message.hasPrefix("invalid end") {
+                    fail("--" + String(message.dropFirst("invalid ".count)) + " (read by the device)", 2)
+                }
+                fail("the device could not read the times: \(message.prefix(200))", 1)
+            }
+            return (Instant(s), Instant(e))
+        }
+    } catch { fail("device link: \(error)", 1) }
 }
 
 /// A proposal in a line: id, proposer, goal, window, stake.

@@ -97,7 +97,8 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
         // Read first, not inside `&&`: the operator's autoclosure would capture `l` (a release build refuses it as a data race).
         let refusedLogged = l.refusedLogged
         if !l.sync.refused.isEmpty && !refusedLogged { say("circle \(e.circle): report(s) refused"); l.refusedLogged = true }
-        let rows = Leaderboard.rank(l.sync.board, metric: .coins, period: .week, week: own.week, month: own.month)
+        let period = Leaderboard.period(l.sync.board) ?? (own.week, own.month)
+        let rows = Leaderboard.rank(l.sync.board, metric: .coins, period: .week, week: period.week, month: period.month)
         let text = rows.map { "\($0.rank). \($0.member) \($0.value)" }.joined(separator: ", ")
         if text != l.shown {
             l.shown = text

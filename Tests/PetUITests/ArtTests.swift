@@ -57,6 +57,37 @@ final class ArtTests: XCTestCase {
         }
     }
 
+    /// Every pose but the level-up's (which has the whole display for its moment) keeps the body
+    /// where it stands: no step moves it (dy 0), its bodies share the size, origin and points (the
+    /// face, hat and glasses stay put), and two bodies of one pose differ only in their outline's
+    /// outer columns (the belly breathing out sideways) — so a step of a reaction changes the face,
+    /// an effect and a few outline pixels, never the whole pet (docs/design.md, "Draw little").
+    func testPosesChangeOnlyThePartThatMoves() throws {
+        for sheetName in ["body", "mono-body"] {
+            let sheet = try XCTUnwrap(lib.sheet(sheetName))
+            for activity in PetActivity.allCases where activity != .levelUp {
+                let anim = try XCTUnwrap(lib.animations[activity.rawValue])
+                let bodies = try anim.steps.map { try XCTUnwrap(sheet.frame($0.body), "\(sheetName)/\($0.body)") }
+                for (s, b) in zip(anim.steps, bodies) {
+                    XCTAssertEqual(s.dy, 0, "\(anim.name): a step moves the whole pet")
+                    let first = bodies[0]
+                    XCTAssertEqual(b.width, first.width, "\(anim.name)/\(b.name)")
+                    XCTAssertEqual(b.height, first.height, "\(anim.name)/\(b.name)")
+                    XCTAssertEqual(b.origin, first.origin, "\(anim.name)/\(b.name)")
+                    XCTAssertEqual(b.points, first.points, "\(anim.name)/\(b.name)")
+                    var changed = 0
+                    for y in 0..<b.height {
+                        for x in 0..<b.width where b.index(x: x, y: y) != first.index(x: x, y: y) {
+                            XCTAssertTrue(x < 2 || x >= b.width - 2, "\(anim.name): \(b.name) differs from \(first.name) inside at \(x),\(y)")
+                            changed += 1
+                        }
+                    }
+                    XCTAssertLessThanOrEqual(changed, 32, "\(anim.name): \(b.name) against \(first.name)")
+                }
+            }
+        }
+    }
+
     func testEveryCatalogueItemThatShowsHasADrawing() {
         for item in Catalogue.builtIn.items {
             switch item.itemKind {
@@ -152,7 +183,8 @@ final class ArtTests: XCTestCase {
         let petted = ArtFixture.state { $0.lastPetting = t }
         XCTAssertEqual(act(petted, ms + 3_999), .petted)
         XCTAssertEqual(act(petted, ms + 4_000), .idle)
-        XCTAssertEqual(PetAnimator.pose(petted, at: ms, mood: "happy").body, "petted")
+        XCTAssertEqual(PetAnimator.pose(petted, at: ms, mood: "happy").face, "petted")
+        XCTAssertEqual(PetAnimator.pose(petted, at: ms, mood: "happy").body, "stand", "the body stays: only the face and hearts change")
         // A sad mood while idle is the worried pose; any other activity keeps its own face.
         XCTAssertEqual(PetAnimator.pose(ArtFixture.state(), at: ms, mood: "sad").activity, .worried)
         XCTAssertEqual(PetAnimator.pose(ArtFixture.state(), at: ms, mood: "sad").face, "worried")
@@ -160,8 +192,9 @@ final class ArtTests: XCTestCase {
         XCTAssertEqual(PetAnimator.pose(fed, at: ms, mood: "sad").activity, .eating)
         // The dance starts at its own first step when the completion happens.
         XCTAssertEqual(PetAnimator.pose(done, at: ms, mood: "happy").step, 0)
-        XCTAssertEqual(PetAnimator.pose(done, at: ms + 200, mood: "happy").step, 1)
-        XCTAssertEqual(PetAnimator.pose(done, at: ms + 1600, mood: "happy").step, 0)
+        XCTAssertEqual(PetAnimator.pose(done, at: ms + 249, mood: "happy").step, 0)
+        XCTAssertEqual(PetAnimator.pose(done, at: ms + 250, mood: "happy").step, 1)
+        XCTAssertEqual(PetAnimator.pose(done, at: ms + 1500, mood: "happy").step, 0)
     }
 
     // MARK: Layers

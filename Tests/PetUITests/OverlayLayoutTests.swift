@@ -53,6 +53,30 @@ final class OverlayLayoutTests: XCTestCase {
                 var with = ui
                 with.toasts = [Toast(text: "+12 coins", kind: .reward, until: UIFixture.now + 3)]
                 let a = render(p, st, ui), b = render(p, st, with)
+                if screen == .home && ui.menu == nil && ui.reminder == nil {
+                    // On home a reward stands beside the coins in the status line: "+12" left of
+                    // the coin, right of the clock; nothing else changes, the strip included.
+                    let l = Look(ScreenContext(state: st, ui: ui, now: UIFixture.now, config: Navigator.Config(profile: p),
+                                               theme: Theme.resolve(.light, for: p)))
+                    let spot = HomeView.coinSpot(l)
+                    let run = b.textRuns.first { $0.text == "+12" }
+                    XCTAssertNotNil(run, "\(p) home: the reward is not beside the coins")
+                    if let r = run?.rect {
+                        XCTAssertGreaterThan(r.x, spot.clockRight, "\(p) home: the reward over the clock")
+                        XCTAssertLessThan(r.maxX, spot.coinsLeft, "\(p) home: the reward over the coins")
+                    }
+                    for y in 0..<p.height {
+                        let row = y * p.width
+                        let inLine = y >= spot.y && y < spot.y + Txt.legible(spot.face, on: b).height
+                        for x in 0..<p.width where a.pixels[row + x] != b.pixels[row + x] {
+                            if !(inLine && x > spot.clockRight && x < spot.coinsLeft) {
+                                XCTFail("\(p) home: the reward changed \(x),\(y) outside its place"); break
+                            }
+                        }
+                    }
+                    XCTAssertFalse(b.textRuns.contains { $0.text.hasPrefix("+12 coins") }, "\(p) home: the reward took the strip too")
+                    continue
+                }
                 // Only the strip changes; the highlighted row is drawn the same.
                 for y in 0..<toast.y {
                     let row = y * p.width

@@ -15,14 +15,15 @@
 #   --root-only only make (or check) the cached arm64 root; no package needed
 # The arm64 root is cached as a tarball in $DESKPET_BUILD_CACHE (default /var/cache/deskpet-build), keyed by a hash
 # of packages.list and ROOT_FORMAT; figures (cold root, per image, xz) in docs/install.md#figures-and-state.
-# DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder; DESKPET_XZ_LEVEL (default 6).
+# DESKPET_IMAGE_KEEP_RAW=1 also leaves the uncompressed .img (sparse) in the output folder; DESKPET_XZ_LEVEL (default 3,
+# multi-threaded); DESKPET_IMAGE_NICE (default 10): the niceness of the root build and xz.
 # Needs root (chroot), an arm64 binfmt handler (apt-get install qemu-user-static binfmt-support), and:
 # apt-get install mmdebstrap arch-test e2fsprogs dosfstools mtools fdisk xz-utils zstd cpio device-tree-compiler udev.
 # $DESKPET_MIRROR (default http://deb.debian.org/debian), $DESKPET_SECURITY_MIRROR.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=$(cd "$HERE/../.." && pwd -P)
-ROOT_FORMAT=2
+ROOT_FORMAT=3
 CACHE=${DESKPET_BUILD_CACHE:-/var/cache/deskpet-build}
 MIRROR=${DESKPET_MIRROR:-http://deb.debian.org/debian}
 OUT=$ROOT/.build/image
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --deb) DEB=$(readlink -f "${2:?--deb needs a file}"); shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --root-only) ROOT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build-image: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -78,8 +79,11 @@ in_root() {
 # package installs: update-initramfs and systemd-hwdb are diverted to no-ops while apt runs (the kernel's postinst
 # and the initramfs trigger would make the initramfs two or three times over), then the hardware database is
 # compiled once by this host's native systemd-hwdb (same file format) and the initramfs made once, under qemu-user,
-# with zstd (Debian 13's default compressor).
-KEY=$( (echo "format $ROOT_FORMAT"; grep -v '^#' "$HERE/packages.list") | sha256sum | cut -c1-16)
+# with zstd (Debian 13's default compressor) and MODULES=list: the modules the supported boards' device trees bind
+# (initramfs-modules.sh, computed natively), not Debian's MODULES=most (~1,300 modules, ~15 min under qemu-user).
+# dpkg runs with force-unsafe-io while the root is made (no fsync per file; a failed build is thrown away anyway);
+# the option is taken out of the root's dpkg configuration afterwards, so the Pi's own upgrades sync as usual.
+KEY=$( (echo "format $ROOT_FORMAT"; grep -v '^#' "$HERE/packages.list"; cat "$HERE/initramfs-modules.sh") | sha256sum | cut -c1-16)
 TARBALL=$CACHE/image-root-trixie-arm64-$KEY.tar
 mkdir -p "$CACHE"
 if [ ! -s "$TARBALL" ]; then
@@ -90,11 +94,12 @@ if [ ! -s "$TARBALL" ]; then
   say "mmdebstrap trixie arm64 (once; cached as $TARBALL; log $log)"
   t=$(date +%s)
   # shellcheck disable=SC2016  # the hooks' $1 is mmdebstrap's (the root being made)
-  nice -n 10 mmdebstrap --mode=root --variant=minbase --architectures=arm64 --components=main,non-free-firmware \
+  nice -n "${DESKPET_IMAGE_NICE:-10}" mmdebstrap --mode=root --variant=minbase --architectures=arm64 --components=main,non-free-firmware \
     --format=tar --include="$pkgs" \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/locale/locale.alias' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt=force-unsafe-io \
     --aptopt='APT::Install-Recommends "false"' --aptopt='APT::Install-Suggests "false"' \
     --essential-hook='echo "$(date +%T) essential packages done" >&2
       for f in /usr/sbin/update-initramfs /usr/bin/systemd-hwdb; do
@@ -107,8 +112,17 @@ if [ ! -s "$TARBALL" ]; then
       done
       systemd-hwdb --root="$1" --usr update
       echo "$(date +%T) hwdb done (native)" >&2
+      mods=$('"'$HERE/initramfs-modules.sh'"' "$1") || exit 1
+      { echo "# The modules the Raspberry Pi 3/4/Zero 2 W device trees bind, for the SD-card root (DeskPet'"'"'s image:"
+        echo "# tools/image/initramfs-modules.sh; MODULES=list in conf.d/deskpet-modules.conf). For Debian'"'"'s default"
+        echo "# (every arm64 board, e.g. to boot from USB) delete conf.d/deskpet-modules.conf, then update-initramfs -u."
+        echo "$mods"; } >> "$1/etc/initramfs-tools/modules"
+      printf "# DeskPet image: only the modules in /etc/initramfs-tools/modules (see there)\nMODULES=list\n" \
+        > "$1/etc/initramfs-tools/conf.d/deskpet-modules.conf"
+      echo "$(date +%T) initramfs modules (MODULES=list): $(echo $mods)" >&2
       chroot "$1" update-initramfs -c -k all
-      echo "$(date +%T) initramfs done (qemu-user)" >&2' \
+      echo "$(date +%T) initramfs done (qemu-user)" >&2
+      sed -i "/^force-unsafe-io$/d" "$1/etc/dpkg/dpkg.cfg.d/99mmdebstrap"' \
     trixie "$TARBALL.tmp" \
     "deb $MIRROR trixie main non-free-firmware" \
     "deb $MIRROR trixie-updates main non-free-firmware" \
@@ -129,10 +143,14 @@ say "unpacking the root"
 tar -C "$R" --numeric-owner -xf "$TARBALL"
 printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d"; chmod 755 "$R/usr/sbin/policy-rc.d"
 cp "$DEB" "$R/tmp/deskpet.deb"
-say "apt-get install $(basename "$DEB") (arm64, under qemu-user)"
-# Its dependencies that the cached root lacks (e.g. libmosquitto1 for deskpet-bridge) come from the mirror now.
-in_root "$R" sh -ec 'apt-get update -qq; apt-get install -y -qq /tmp/deskpet.deb; apt-get clean; rm -rf /var/lib/apt/lists/*' \
+say "dpkg -i $(basename "$DEB") (arm64, under qemu-user)"
+# packages.list carries its dependencies, so dpkg installs it without apt's lists (apt-get update under qemu-user
+# costs minutes); only if a newer package needs something the cached root lacks does apt fetch it from the mirror.
+in_root "$R" sh -ec 'if dpkg -i /tmp/deskpet.deb; then exit 0; fi
+  echo "build-image: the cached root lacks a dependency (add it to tools/image/packages.list); apt fetches it" >&2
+  apt-get update -qq; apt-get install -y -qq -f; apt-get clean; rm -rf /var/lib/apt/lists/*' \
   > "$WORK/apt.log" 2>&1 || { cat "$WORK/apt.log" >&2; die "installing the package failed"; }
+grep -q 'the cached root lacks' "$WORK/apt.log" && say "note: $(grep 'the cached root lacks' "$WORK/apt.log")"
 rm -f "$R/tmp/deskpet.deb" "$R/usr/sbin/policy-rc.d"
 
 # The image's own files (tools/image/rootfs): first boot, network, ssh, the serial console.
@@ -153,11 +171,16 @@ in_root "$R" sh -ec '
   : > /etc/machine-id; rm -f /var/lib/dbus/machine-id
   rm -f /etc/ssh/ssh_host_*
 '
-# fstab: by label (the card is /dev/mmcblk0 on a Pi, another name elsewhere).
+# fstab: by label (the card is /dev/mmcblk0 on a Pi, another name elsewhere). The FAT partition is `nofail` with a
+# longer device wait: if it is slow to appear or its fsck fails, the Pi still comes up with ssh and DeskPet instead
+# of stopping in emergency mode (local-fs.target), which a headless board cannot show anyone; the first-boot
+# service waits for it itself (RequiresMountsFor). e2fsck.conf: a Pi has no clock until the network gives one,
+# so the root's "last mount time in the future" must not count as an error (Debian's own raspi images do this).
 cat > "$R/etc/fstab" <<'FSTAB'
-LABEL=RASPIROOT  /               ext4  rw,noatime,errors=remount-ro  0 1
-LABEL=RASPIFIRM  /boot/firmware  vfat  rw,noatime,umask=0077         0 2
+LABEL=RASPIROOT  /               ext4  rw,noatime,errors=remount-ro                          0 1
+LABEL=RASPIFIRM  /boot/firmware  vfat  rw,noatime,umask=0077,nofail,x-systemd.device-timeout=300s  0 2
 FSTAB
+printf '[options]\nbroken_system_clock = 1\n' > "$R/etc/e2fsck.conf"
 # raspi-firmware's settings (it writes config.txt and cmdline.txt from them on every kernel/initramfs update, on
 # the Pi too): root by label, the serial console (ttyS1, the mini UART of the Pi 3/4/Zero 2 W) and the screen,
 # SPI on through our overlay (Debian's upstream device trees ignore `dtparam=spi=on`; I2C1 is on in them already),
@@ -190,7 +213,8 @@ for dtb in bcm2837-rpi-3-b bcm2837-rpi-3-b-plus bcm2837-rpi-3-a-plus bcm2837-rpi
 done
 # The initramfs must carry what finds the root on each board (read here natively: zstd | cpio -t): the SD-card
 # hosts of the Pi 3/Zero 2 W (bcm2835 sdhost, sdhci-iproc for its Wi-Fi's SDIO too) and the Pi 4 (sdhci-iproc,
-# emmc2), mmc_block, ext4, and virtio_blk for the emulated boot test; each only if the kernel has it as a module.
+# emmc2, which waits for its two supplies: regulator-fixed and gpio-regulator), mmc_block, ext4 and what it
+# needs, and virtio_blk for the emulated boot test; each only if the kernel has it as a module.
 kver=$(ls "$R/lib/modules" | sort -V | tail -n1)
 # (Debian 13's initramfs: uncompressed cpio archives first, among them the already-compressed modules, then the
 # zstd-compressed main one. The first are listed here by reading their newc headers.)
@@ -209,7 +233,7 @@ print(i, file=sys.stderr)' "$initrd" 2>"$WORK/main_at") || true
 main_at=$(cat "$WORK/main_at")
 initrd_list+=$'\n'$(tail -c +$((main_at + 1)) "$initrd" | zstd -dc 2>/dev/null | cpio -it --quiet 2>/dev/null) || true
 [ -n "$initrd_list" ] || die "cannot list /boot/initrd.img-$kver (its main archive at byte $main_at is not a zstd cpio?)"
-for m in sdhci-iproc bcm2835 mmc_block ext4 virtio_blk; do
+for m in sdhci-iproc sdhci-pltfm sdhci bcm2835 mmc_block fixed gpio-regulator reset-raspberrypi ext4 jbd2 mbcache virtio_blk; do
   f=$(cd "$R/lib/modules/$kver" && find kernel -name "$m.ko*" | head -n1)
   [ -z "$f" ] || grep -q "/${f%.ko*}\.ko" <<<"$initrd_list" || die "the initramfs lacks $f"
 done
@@ -227,7 +251,7 @@ say "making the partitions"
 BOOT_MB=512
 mv "$R/boot/firmware" "$WORK/firmware"; mkdir -p "$R/boot/firmware"
 root_mb=$(( $(du -sm "$R" | cut -f1) * 115 / 100 + 200 ))
-mke2fs -q -t ext4 -L RASPIROOT -E root_owner=0:0 -d "$R" "$WORK/root.ext4" "${root_mb}M" || die "mke2fs -d failed"
+mke2fs -q -t ext4 -L RASPIROOT -E root_owner=0:0 -d "$R" "$WORK/root.ext4" "${root_mb}M" >&2 || die "mke2fs -d failed"   # stdout: only the image's path
 truncate -s ${BOOT_MB}M "$WORK/boot.vfat"
 mkfs.vfat -F 32 -n RASPIFIRM "$WORK/boot.vfat" >/dev/null
 (cd "$WORK/firmware" && MTOOLS_SKIP_CHECK=1 mcopy -s -p -m -i "$WORK/boot.vfat" ./* ::/) || die "mcopy to the boot partition failed"
@@ -243,7 +267,7 @@ sfdisk -d "$IMG" > "$OUT/deskpet-$VERSION-arm64.partitions"
 cp "$WORK/manifest" "$OUT/deskpet-$VERSION-arm64.manifest"
 [ -z "${DESKPET_IMAGE_KEEP_RAW:-}" ] || cp --sparse=always "$IMG" "$OUT/"   # the raw image too (tests boot it without xz -d)
 say "xz ($(du -m --apparent-size "$IMG" | cut -f1) MB image)"
-nice -n 10 xz -T0 "-${DESKPET_XZ_LEVEL:-6}" -c "$IMG" > "$OUT/deskpet-$VERSION-arm64.img.xz.tmp"
+nice -n "${DESKPET_IMAGE_NICE:-10}" xz -T0 "-${DESKPET_XZ_LEVEL:-3}" -c "$IMG" > "$OUT/deskpet-$VERSION-arm64.img.xz.tmp"
 mv "$OUT/deskpet-$VERSION-arm64.img.xz.tmp" "$OUT/deskpet-$VERSION-arm64.img.xz"
 say "$(du -m "$OUT/deskpet-$VERSION-arm64.img.xz" | cut -f1) MB compressed, ${total} MB raw, in $(( $(date +%s) - T0 )) s"
 echo "$OUT/deskpet-$VERSION-arm64.img.xz"

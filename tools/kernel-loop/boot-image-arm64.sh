@@ -14,7 +14,8 @@
 # requests in RESULTS_DIR that this script sends as `sendkey` through qemu's monitor. Results (logs, figures.jsonl, status) come back in RESULTS_DIR; the serial
 # console is RESULTS_DIR/console.log. Exit status: the test's; 124 timeout; 125 no status.
 # Needs: qemu-system-arm (qemu-system-aarch64), e2fsprogs (debugfs), mtools, fdisk, xz-utils. No root.
-# Environment: KLOOP_TIMEOUT (default 900 s), KLOOP_STEPS, KLOOP_DEBUG=1 (kernel messages).
+# Environment: KLOOP_TIMEOUT (default 900 s), KLOOP_STEPS, KLOOP_DEBUG=1 (kernel messages), KLOOP_SMP (vCPUs, default 1;
+# 2 uses multi-threaded TCG: two host threads), KLOOP_MEM (MiB, default 1024).
 set -euo pipefail
 die() { echo "boot-image-arm64: $*" >&2; exit "${2:-2}"; }
 [ $# -eq 3 ] || die "usage: boot-image-arm64.sh IMAGE RESULTS_DIR SEED_TOOL"
@@ -107,7 +108,7 @@ say "booting (qemu-system-aarch64 virt, TCG)"
 start=$(date +%s.%N)
 set +e
 timeout -k 5 "${KLOOP_TIMEOUT:-900}" qemu-system-aarch64 -M virt -accel tcg -cpu cortex-a72 \
-  -nodefaults -no-user-config -display none -no-reboot -m "${KLOOP_MEM:-1024}" -smp 1 \
+  -nodefaults -no-user-config -display none -no-reboot -m "${KLOOP_MEM:-1024}" -smp "${KLOOP_SMP:-1}" \
   -serial stdio -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd" -append "$APPEND" \
   -device virtio-gpu-pci,xres=240,yres=240 -device virtio-keyboard-pci -monitor unix:"$MON",server,nowait \
   -drive file="$WORK/root.ext4",if=virtio,format=raw,cache=unsafe \

@@ -480,7 +480,7 @@ extension Engine {
             // others pay it out or not; leaving now would lose coins that are not the device's to lose.
             if let closed = mine.first(where: { at >= $0.terms.end }) {
                 throw .invalidState(kind: "circle", id: circle,
-                                    reason: "has challenge \(closed.terms.id) closed and waiting for its settlement (until \(state.clock.local(closed.terms.finalDeadline)))")
+                                    reason: "has challenge \(closed.terms.id) closed and waiting for its settlement (until \(state.clock.local(closed.terms.missingAfter)))")
             }
             for h in mine {
                 let p = ChallengeProgress(challenge: h.terms.id, met: false, value: 0, finalAt: at, left: true)
@@ -539,7 +539,7 @@ extension Engine {
             board.holdFinals(challenge, h.finals)
             guard let s = ChallengeSettlement.settle(h.terms, members: members, board: board, now: at) else {
                 throw .invalidState(kind: "challenge", id: challenge,
-                                    reason: at < h.terms.end ? "is still running" : "waits for members' finals until \(state.clock.local(h.terms.finalDeadline))")
+                                    reason: at < h.terms.end ? "is still running" : "waits for members' finals until \(state.clock.local(h.terms.missingAfter))")
             }
             emit(.circle(.settled(SettledChallenge(circle: circle, settlement: s, member: m.member,
                                                    payout: s.payouts[m.member] ?? 0, stake: h.terms.stake, at: at,

@@ -23,6 +23,13 @@ public enum CircleRules {
     /// How long after a challenge's end a member's final report is waited for. A member without a
     /// final report published by then counts as failed; see `ChallengeSettlement`.
     public static let finalGrace: Int64 = 48 * Seconds.hour
+    /// How much longer a device waits before it counts a member without a final as missing: the
+    /// members' clocks may differ (docs/circles.md#clock-skew). A final stamped before the deadline
+    /// by a member whose clock is `b` behind is on the broker at most `b` after the true deadline;
+    /// a device whose clock is `a` ahead counts the missing at `clockAllowance − a` after it. So
+    /// every device settles the same as long as `a + b` stays under this (one clock a day ahead and
+    /// another a day behind, just).
+    public static let clockAllowance: Int64 = 48 * Seconds.hour
     /// How long a device repeats a final progress in its reports after the deadline, so a member
     /// offline at the close settles from the same finals when it comes back.
     public static let keepFinals: Int64 = 30 * Seconds.day
@@ -92,6 +99,9 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
     /// docs/habits.md) and the days of the week with a score (nil when not shared).
     public var habitWeek: Int?
     public var habitDays: Int?
+    /// Each habit's week: the days of the week it was checked (0–7), by its position in the
+    /// member's checklist (#1 first) — never its text or id (nil when `habits` is not shared).
+    public var habitEach: [Int]?
     public var challenges: [ChallengeProgress]
 
     public init(member: String, seq: Int, sentAt: Instant, petName: String, level: Int, week: Int, month: Int,
@@ -118,6 +128,7 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
         if let p = postsRead, !(0...66).contains(p) { return "posts read" }
         if let h = habitWeek, !(0...10_000_000).contains(h) { return "habit score" }
         if let d = habitDays, !(0...7).contains(d) { return "habit days" }
+        if let e = habitEach, e.count > HabitRules.maxActive || e.contains(where: { !(0...7).contains($0) }) { return "habit each" }
         if challenges.count > CircleRules.maxChallenges { return "challenges" }
         if Set(challenges.map(\.challenge)).count != challenges.count { return "challenges" }
         return nil
@@ -136,6 +147,8 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
                           Int64(tasksWeek), Int64(focusWeek), Int64(focusMonth), Int64(screenWeek), Int64(screenMonth),
                           Int64(screenGoal), Int64(streak), Int64(courseDay ?? -1), Int64(postsRead ?? -1),
                           Int64(habitWeek ?? -1), Int64(habitDays ?? -1)]
+        k += (habitEach ?? []).map(Int64.init)
+        k.append(-3)
         k += petName.unicodeScalars.map { Int64($0.value) }
         k.append(-1)
         for c in challenges.sorted(by: { $0.challenge < $1.challenge }) {
@@ -226,6 +239,22 @@ public struct LeaderboardRow: Codable, Sendable, Equatable {
 }
 
 public enum Leaderboard {
+    /// The week and the month a circle's leaderboards are for (docs/circles.md#clock-skew): the
+    /// week most members' reports are for (a tie: the later), the month likewise — chosen from the
+    /// reports held, not from this device's clock, so every device holding the same reports ranks
+    /// the same period even when the members' clocks differ (a member whose clock is a day ahead
+    /// on Sunday night reports next week; it does not move the others' boards). nil: no report.
+    public static func period(_ board: CircleBoard) -> (week: Int, month: Int)? {
+        guard !board.reports.isEmpty else { return nil }
+        func most(_ values: [Int]) -> Int {
+            var count: [Int: Int] = [:]
+            for v in values { count[v, default: 0] += 1 }
+            return count.max { a, b in a.value != b.value ? a.value < b.value : a.key < b.key }!.key
+        }
+        let reports = Array(board.reports.values)
+        return (most(reports.map(\.week)), most(reports.map(\.month)))
+    }
+
     /// The ranking of `board`'s members for `period` (the week or month given: reports of another
     /// period are left out, so a member who has not reported this week is not ranked with last
     /// week's figures). Equal values share a rank and are listed by member id, so the list is the
@@ -331,6 +360,8 @@ public struct ChallengeTerms: Codable, Sendable, Equatable, Hashable {
 
     /// After this instant a missing final report counts as failed.
     public var finalDeadline: Instant { end + CircleRules.finalGrace }
+    /// When a device stops waiting for missing finals: the deadline and the clocks' allowance.
+    public var missingAfter: Instant { finalDeadline + CircleRules.clockAllowance }
 
     public func problem() -> String? {
         guard CircleRules.isMemberID(proposer), id.hasPrefix(proposer + "-"), id.utf8.count <= 48 else { return "id" }
@@ -378,7 +409,8 @@ public struct ChallengeSettlement: Codable, Sendable, Equatable {
 
     /// The settlement of `terms` among `members` (those who accepted before the start), from the
     /// reports held, at `now`. nil while it cannot be decided yet: before the end, or while a
-    /// member's final report may still come (before `finalDeadline`).
+    /// member's final report may still come (before `missingAfter`: the deadline and the clocks'
+    /// allowance; a final counts only if stamped before `finalDeadline`).
     ///
     /// A member's final progress counts only if it was first sent before the deadline
     /// (`finalAt`); a device hands a report to the broker only while connected and stamps it then,
@@ -403,7 +435,7 @@ public struct ChallengeSettlement: Codable, Sendable, Equatable {
             }
         }
         // Not every final is in: wait for them until the deadline, then the missing ones fail.
-        if waiting && now < terms.finalDeadline { return nil }
+        if waiting && now < terms.missingAfter { return nil }
         return split(terms, outcomes: outcomes)
     }
 

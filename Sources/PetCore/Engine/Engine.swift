@@ -185,10 +185,12 @@ public struct Engine: Sendable {
     /// Validates a command against the current state and returns the events it produces. Pure:
     /// the engine is unchanged; apply the events after they are stored. A duplicate id returns [].
     /// Call `advance(to: command.at)` first so days and reminders before it are settled.
-    public func decide(_ command: Command) throws(DomainError) -> [Event] {
+    /// `rangeChecked`: the caller already ran `checkRange(command)` (PetApp does, before moving
+    /// time), so its instants are not walked twice.
+    public func decide(_ command: Command, rangeChecked: Bool = false) throws(DomainError) -> [Event] {
         if isDuplicate(command.id) { return [] }
         try TaskRules.validateID(command.id, field: "command id")
-        try Engine.checkRange(command)
+        if !rangeChecked { try Engine.checkRange(command) }
         var scratch = self
         scratch.outbox = []
         scratch.currentCommand = command.id

@@ -182,7 +182,7 @@ public final class PetApp {
             let timeEvents = next.advance(to: command.at)
             let decided: [Event]
             do {
-                decided = try next.decide(command)
+                decided = try next.decide(command, rangeChecked: true)   // checked above
             } catch {
                 // A refusal keeps only the time events it stored (none: the state as it was).
                 if timeEvents.isEmpty { if let b = beforeCommand { next = b } } else { groups.append((nil, try Self.rows(timeEvents, next))) }

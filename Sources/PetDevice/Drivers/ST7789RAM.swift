@@ -10,17 +10,20 @@ extension PanelBytes {
         guard let r = rect.intersection(c.bounds) else { return PackedRect(area: Rect(x: 0, y: 0, w: 0, h: 0), bytes: []) }
         let w = c.width
         // Written once, as big-endian 16-bit words, without per-byte bounds checks.
+        // A row is one loop of byte swaps the compiler vectorizes.
         let out = [UInt8](unsafeUninitializedCapacity: r.w * r.h * 2) { buf, count in
             let dst = UnsafeMutableRawPointer(buf.baseAddress!)
             c.pixels.withUnsafeBufferPointer { px in
                 let src = px.baseAddress!
+                let n = r.w
                 var o = 0
                 for y in r.y..<r.maxY {
                     let row = src + (y * w + r.x)
-                    for i in 0..<r.w {
-                        dst.storeBytes(of: row[i].bigEndian, toByteOffset: o, as: UInt16.self)
-                        o += 2
+                    let d = dst + o
+                    for i in 0..<n {
+                        d.storeBytes(of: row[i].bigEndian, toByteOffset: i &* 2, as: UInt16.self)
                     }
+                    o += 2 * n
                 }
             }
             count = r.w * r.h * 2

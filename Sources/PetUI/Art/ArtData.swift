@@ -11,7 +11,12 @@ enum ArtData {
 # NAME:X:Y, relative to the point between the pet's feet. The first step is the still picture
 # used on e-paper. PetAnimator (Sources/PetUI/Art/AnimPet.swift) picks the animation from the state.
 
-# Idle: breathing, with a blink at 2.8 s and a double blink at 5.75 s (a 6.3 s loop).
+# Every pose but the level-up keeps the body where it stands: what changes from step to step is
+# the part that moves (the face, the belly breathing out sideways, an effect beside the head), so
+# a panel gets a few small windows a step, not the whole pet again (docs/design.md, "The pet's
+# poses"). A level-up has the whole display for its moment and jumps.
+
+# Idle: breathing (the belly swells sideways), with a blink at 2.8 s and a double blink at 5.75 s (a 6.3 s loop).
 anim idle loop
 step 700 stand @mood 0
 step 700 breathe @mood 0
@@ -27,30 +32,28 @@ step 150 stand @mood 0
 step 150 stand blink 0
 step 100 stand @mood 0
 
-# The happy dance after a completion.
+# The happy dance after a completion: beaming, humming notes left and right, a heart.
 anim dance loop
-step 200 squash happy 0 note:-13:-22
-step 200 stretch happy -3 note:-14:-25
-step 200 stand happy -1
-step 200 squash happy 0 note:15:-22
-step 200 lean-left happy 0
-step 200 stretch excited -3 heart:15:-27
-step 200 lean-right happy 0
-step 200 stand happy 0
+step 250 stand happy 0 note:-15:-22
+step 250 breathe excited 0 note:-14:-25
+step 250 stand happy 0 note:15:-22
+step 250 breathe excited 0 note:16:-25
+step 250 stand happy 0 heart:15:-27
+step 250 breathe excited 0 heart:-15:-27
 
-# Being petted (a petting in the last 4 s): ears laid back, eyes closed, hearts.
+# Being petted (a petting in the last 4 s): eyes closed and blushing, hearts rising beside it.
 anim petted loop
-step 300 petted petted 0 heart:-13:-27
-step 300 squash petted 0 heart:14:-29
-step 300 petted petted 0
-step 300 squash happy 0 heart:0:-31
+step 300 stand petted 0 heart:-15:-25
+step 300 stand petted 0 heart:15:-27
+step 300 breathe petted 0 heart:-15:-27
+step 300 stand happy 0 heart:15:-25
 
-# Worried (idle while the mood is sad): a sweat drop, a small fidget from foot to foot.
+# Worried (idle while the mood is sad): a sweat drop, an anxious quick breath.
 anim worried loop
 step 900 stand worried 0
-step 500 lean-left worried 0
+step 500 breathe worried 0
 step 900 stand worried 0
-step 500 lean-right worried 0
+step 500 breathe worried 0
 step 150 stand blink 0
 
 # Focusing (a focus session running): reading a book, the tongue poking out.
@@ -63,9 +66,9 @@ step 150 stand blink 0 book:0:-4
 # Eating after a feeding.
 anim eating loop
 step 300 stand eat-open 0 food:0:-3
-step 300 squash eat-chew 0 crumb:7:-2
+step 300 breathe eat-chew 0 crumb:7:-2
 step 300 stand eat-chew 0
-step 300 squash eat-chew 0 crumb:-7:-2
+step 300 breathe eat-chew 0 crumb:-7:-2
 
 # Asleep (quiet hours, pause).
 anim sleeping loop
@@ -75,10 +78,10 @@ step 1200 sleep asleep 0 zzz-big:16:-21
 
 # A reminder was just shown: the pet bounces and points it out.
 anim nudging loop
-step 250 lean-left alert 0 bang:15:-24
-step 250 stand alert -1 bang:15:-25
-step 250 lean-right alert 0 bang:15:-24
-step 250 stand alert 0 bang:15:-25
+step 250 stand alert 0 bang:15:-24
+step 250 breathe alert 0 bang:15:-25
+step 250 stand alert 0 bang:15:-24
+step 250 breathe alert 0 bang:15:-25
 
 # Level-up: jumps among stars.
 anim levelup loop
@@ -288,7 +291,9 @@ frame bg-space
 # pointed ears (pink inside) and two feet, shared by every species for now. `origin` is the point
 # between the feet (it stands on the floor there); the points say where the other layers go: `face`
 # (top-left of a face frame), `hat` (where a hat's origin sits, between the ears), `eyes` (glasses),
-# `neck` (scarf). `sleep` and `petted` lay the ears back. Poses: docs/design.md, "The pet's poses".
+# `neck` (scarf). `sleep` and `petted` lay the ears back. `breathe` is `stand` with its middle rows one
+# pixel wider each side (the belly swells; nothing else moves, so a breath is a few outline pixels on
+# the panel). Poses: docs/design.md, "The pet's poses".
 use pet
 
 frame stand
@@ -323,27 +328,28 @@ point neck 12 17
 |...KKKK..........KKKK...|
 
 frame breathe
-origin 12 23
-point face 4 7
+origin 12 24
+point face 4 8
 point hat 12 5
-point eyes 12 9
-point neck 12 16
+point eyes 12 10
+point neck 12 17
 |..KK................KK..|
 |..KPK..............KPK..|
 |..KPPK............KPPK..|
 |..KPPBKKKKKKKKKKKKBPPK..|
 |..KBBBBBBBBBBBBBBBBBBK..|
 |.KBBLLBBBBBBBBBBBBBBBBK.|
+|.KBLLBBBBBBBBBBBBBBBBBK.|
 |.KBLBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
 |.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
-|.KBBBBBBBBBBBBBBBBBBBBK.|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
+|KBBBBBBBBBBBBBBBBBBBBBBK|
 |.KSBBBBBBBBBBBBBBBBBBSK.|
 |.KSSBBBBBBBBBBBBBBBBSSK.|
 |..KSSBBBBBBBBBBBBBBSSK..|
@@ -1351,27 +1357,28 @@ point neck 12 17
 |...XXXX..........XXXX...|
 
 frame breathe
-origin 12 23
-point face 4 7
+origin 12 24
+point face 4 8
 point hat 12 5
-point eyes 12 9
-point neck 12 16
+point eyes 12 10
+point neck 12 17
 |..XX................XX..|
 |..X-X..............X-X..|
 |..X--X............X--X..|
 |..X--XXXXXXXXXXXXXX--X..|
 |..XXXXXXXXXXXXXXXXXXXX..|
 |.XXX--XXXXXXXXXXXXXXXXX.|
+|.XX--XXXXXXXXXXXXXXXXXX.|
 |.XX-XXXXXXXXXXXXXXXXXXX.|
 |.XXXXXXXXXXXXXXXXXXXXXX.|
 |.XXXXXXXXXXXXXXXXXXXXXX.|
-|.XXXXXXXXXXXXXXXXXXXXXX.|
-|.XXXXXXXXXXXXXXXXXXXXXX.|
-|.XXXXXXXXXXXXXXXXXXXXXX.|
-|.XXXXXXXXXXXXXXXXXXXXXX.|
-|.XXXXXXXXXXXXXXXXXXXXXX.|
-|.XXXXXXXXXXXXXXXXXXXXXX.|
-|.XXXXXXXXXXXXXXXXXXXXXX.|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
+|XXXXXXXXXXXXXXXXXXXXXXXX|
 |.XXXXXXXXXXXXXXXXXXXXXX.|
 |.XXXXXXXXXXXXXXXXXXXXXX.|
 |..XXXXXXXXXXXXXXXXXXXX..|

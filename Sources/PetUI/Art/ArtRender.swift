@@ -115,17 +115,9 @@ public struct ArtRaster: Sendable, Equatable {
         let r0 = max(0, (area.y - y) / sc), r1 = min(height, (area.maxY - y + sc - 1) / sc)
         let c0 = max(0, (area.x - x) / sc), c1 = min(width, (area.maxX - x + sc - 1) / sc)
         guard r0 < r1, c0 < c1 else { return }
-        for ry in r0..<r1 {
-            var cx = c0
-            while cx < c1 {
-                let c = pixels[ry * width + cx]
-                var end = cx + 1
-                while end < c1, pixels[ry * width + end] == c { end += 1 }
-                if let r = Rect(x: x + cx * sc, y: y + ry * sc, w: (end - cx) * sc, h: sc).intersection(area) {
-                    canvas.rawFill(r, c)
-                }
-                cx = end
-            }
+        // Each run of one colour in a row, scaled and clipped to `area` (Canvas.fillScaledRuns).
+        pixels.withUnsafeBufferPointer { px in
+            canvas.fillScaledRuns(px, width: width, rows: r0..<r1, columns: c0..<c1, x: x, y: y, scale: sc, clip: area)
         }
         if let painted = Rect(x: x + c0 * sc, y: y + r0 * sc, w: (c1 - c0) * sc, h: (r1 - r0) * sc).intersection(area) {
             canvas.dropText(coveredBy: painted)

@@ -83,6 +83,9 @@ struct FrameRecorder: Sendable {
     /// change reuses nothing.
     var context: (any Hashable & Sendable)? = nil
     var lastContext: (any Hashable & Sendable)? = nil
+    /// Whether the frame being recorded has the previous frame's context (compared once, at
+    /// `beginFrame`, not at every part).
+    var sameContext = false
     /// The bookkeeping edits of the part being drawn (nil: no part open).
     var edits: [RunEdit]? = nil
     /// The part being drawn touched the bookkeeping in a way `edits` cannot replay.
@@ -148,6 +151,7 @@ extension Canvas {
         recorder.parts.removeAll(keepingCapacity: true)
         recorder.lastCursor = 0
         recorder.context = context
+        recorder.sameContext = FrameRecorder.same(context, recorder.lastContext)
     }
 
     /// Draws one part of a recorded frame. `inputs` is everything `draw` reads besides the frame's
@@ -161,7 +165,7 @@ extension Canvas {
         guard recorder.isRecording, recorder.edits == nil else { draw(&self); return }
         let key: any Hashable & Sendable = inputs
         let start = recorder.ops.count
-        if FrameRecorder.same(recorder.context, recorder.lastContext), let k = recorder.findLast(name) {
+        if recorder.sameContext, let k = recorder.findLast(name) {
             let last = recorder.lastParts[k]
             recorder.lastCursor = k + 1
             if let old = last.inputs as? Inputs, old == inputs, let edits = last.edits {
@@ -190,12 +194,22 @@ extension Canvas {
         var bounds: Rect? = nil
         let end = recorder.ops.count
         recorder.ops.withUnsafeBufferPointer { ops in
+            // The bounds are the union of the non-empty operations (`Rect.union`), kept as edges.
+            var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
             for i in start..<end {
                 let op = ops[i]
                 h = (h ^ op.key) &* 0x9E37_79B9_7F4A_7C15
                 h ^= h >> 29
-                let r = Rect(x: Int(op.x), y: Int(op.y), w: Int(op.w), h: Int(op.h))
-                bounds = bounds.map { $0.union(r) } ?? r
+                guard op.w > 0, op.h > 0 else { continue }
+                let ox = Int(op.x), oy = Int(op.y)
+                x0 = min(x0, ox); y0 = min(y0, oy)
+                x1 = max(x1, ox + Int(op.w)); y1 = max(y1, oy + Int(op.h))
+            }
+            if x0 <= x1 {
+                bounds = Rect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
+            } else if start < end {
+                let op = ops[start]
+                bounds = Rect(x: Int(op.x), y: Int(op.y), w: Int(op.w), h: Int(op.h))
             }
         }
         recorder.parts.append(PartRecord(name: name, inputs: key, start: start, end: end, hash: h, bounds: bounds, edits: edits))
@@ -346,52 +360,75 @@ extension Canvas {
     /// Draws the recorded operations clipped to each of `rects` (the damaged tiles, flagged in
     /// `damagedTiles` when not all of them: an operation reaching none of those is skipped at once).
     mutating func replay(within rects: [Rect], damagedTiles: [Bool], columns cols: Int) {
-        guard !rects.isEmpty else { return }
+        guard !rects.isEmpty, cols > 0 else { return }
         let w = width, t = FrameRecorder.tile
         let ops = recorder.ops
         let every = damagedTiles.isEmpty
-        // Parts reaching no damaged tile are skipped whole (their bounds, as one operation).
-        var skips: [(start: Int, end: Int)] = []
+        // Per tile row, the damaged tile columns as bits (64 columns a word), so whether an
+        // operation reaches a damaged tile costs a mask test per tile row it spans; before that,
+        // the bounding box of the damage rejects most operations at once.
+        let words = (cols + 63) / 64
+        var mask = [UInt64](repeating: 0, count: every ? 0 : (damagedTiles.count / cols) * words)
         if !every {
-            for part in recorder.parts where part.end > part.start {
-                guard let b = part.bounds else { continue }
-                var hit = false
-                for ty in (b.y / t)...((b.maxY - 1) / t) where !hit {
-                    for tx in (b.x / t)...((b.maxX - 1) / t) where damagedTiles[ty * cols + tx] { hit = true; break }
-                }
-                if !hit { skips.append((part.start, part.end)) }
+            for i in damagedTiles.indices where damagedTiles[i] {
+                let ty = i / cols, tx = i % cols
+                mask[ty * words + tx / 64] |= 1 << UInt64(tx % 64)
             }
         }
-        pixels.withUnsafeMutableBufferPointer { buf in
-            ops.withUnsafeBufferPointer { ops in
-                var s = 0, idx = 0
-                while idx < ops.count {
-                    if s < skips.count, skips[s].start == idx { idx = skips[s].end; s += 1; continue }
-                    let op = ops[idx]
-                    idx += 1
-                    if !every {
-                        // Does it reach a damaged tile?
-                        let tx0 = Int(op.x) / t, tx1 = (Int(op.x) + Int(op.w) - 1) / t
-                        let ty0 = Int(op.y) / t, ty1 = (Int(op.y) + Int(op.h) - 1) / t
-                        var hit = false
-                        var ty = ty0
-                        while ty <= ty1 && !hit {
-                            var i = ty * cols + tx0
-                            let end = ty * cols + tx1
-                            while i <= end { if damagedTiles[i] { hit = true; break }; i += 1 }
-                            ty += 1
-                        }
-                        if !hit { continue }
+        var box = rects[0]
+        for r in rects.dropFirst() { box = box.union(r) }
+        let bx0 = box.x, by0 = box.y, bx1 = box.maxX, by1 = box.maxY
+        let single = rects.count == 1
+        mask.withUnsafeBufferPointer { mask in
+            @inline(__always) func reaches(_ x: Int, _ y: Int, _ ww: Int, _ hh: Int) -> Bool {
+                guard ww > 0, hh > 0, x < bx1, x + ww > bx0, y < by1, y + hh > by0 else { return false }
+                if every || single { return true }
+                let tx0 = x / t, tx1 = (x + ww - 1) / t
+                let ty0 = y / t, ty1 = (y + hh - 1) / t
+                let w0 = tx0 >> 6, w1 = tx1 >> 6
+                var ty = ty0
+                while ty <= ty1 {
+                    var wi = w0
+                    while wi <= w1 {
+                        let lo = wi == w0 ? UInt64(tx0 & 63) : 0
+                        let hi = wi == w1 ? UInt64(tx1 & 63) : 63
+                        let bits = (hi == 63 ? ~UInt64(0) : (UInt64(1) << (hi + 1)) &- 1) & ~((UInt64(1) << lo) &- 1)
+                        if mask[ty * words + wi] & bits != 0 { return true }
+                        wi += 1
                     }
-                    for clip in rects {
-                        let cx0 = clip.x, cy0 = clip.y, cx1 = clip.maxX, cy1 = clip.maxY
-                        let x0 = max(cx0, Int(op.x)), x1 = min(cx1, Int(op.x) + Int(op.w))
-                        guard x0 < x1 else { continue }
-                        let y0 = max(cy0, Int(op.y)), y1 = min(cy1, Int(op.y) + Int(op.h))
-                        guard y0 < y1 else { continue }
-                        for yy in y0..<y1 {
-                            let row = yy * w
-                            UnsafeMutableBufferPointer(rebasing: buf[(row + x0)..<(row + x1)]).update(repeating: op.color)
+                    ty += 1
+                }
+                return false
+            }
+            // Parts reaching no damaged tile are skipped whole (their bounds, as one operation).
+            var skips: [(start: Int, end: Int)] = []
+            if !every {
+                for part in recorder.parts where part.end > part.start {
+                    guard let b = part.bounds else { continue }
+                    if !reaches(b.x, b.y, b.w, b.h) { skips.append((part.start, part.end)) }
+                }
+            }
+            pixels.withUnsafeMutableBufferPointer { buf in
+                guard let base = buf.baseAddress else { return }
+                ops.withUnsafeBufferPointer { ops in
+                    var s = 0, idx = 0
+                    let n = ops.count
+                    while idx < n {
+                        if s < skips.count, skips[s].start == idx { idx = skips[s].end; s += 1; continue }
+                        let op = ops[idx]
+                        idx += 1
+                        let ox = Int(op.x), oy = Int(op.y), ow = Int(op.w), oh = Int(op.h)
+                        if !reaches(ox, oy, ow, oh) { continue }
+                        for clip in rects {
+                            let x0 = max(clip.x, ox), x1 = min(clip.maxX, ox + ow)
+                            guard x0 < x1 else { continue }
+                            let y0 = max(clip.y, oy), y1 = min(clip.maxY, oy + oh)
+                            guard y0 < y1 else { continue }
+                            var p = base + (y0 * w + x0)
+                            for _ in y0..<y1 {
+                                p.update(repeating: op.color, count: x1 - x0)
+                                p += w
+                            }
                         }
                     }
                 }

@@ -364,6 +364,8 @@ public struct Navigator: Sendable {
 
     /// Set by `pop` from the task detail: the today row to put the cursor on (resolved in `sync`).
     var restoreTodayCursor: String?
+    /// What the last `tick` synced from (nil: none yet).
+    var lastTick: TickKey?
 
     /// Where the boot screen leads: the first run while it is not done (and the board wants it), else home.
     func afterBoot(_ state: PetState) -> ScreenID {
@@ -390,8 +392,28 @@ public struct Navigator: Sendable {
 
     /// Time passes: the boot screen ends, idle goes home, the screen dims and sleeps, toasts and
     /// the reminder overlay expire.
+    /// A tick with what the last one saw and left (the UI state, the instant, the state's
+    /// events and time, the seen reminders, the config) changes nothing: `sync` is a function of
+    /// those (the core changes its state only by events, and by time), so it is skipped — the
+    /// device loop ticks at every wake-up, most of them with nothing new.
     public mutating func tick(state: PetState, now: Instant) {
+        if restoreTodayCursor == nil, let last = lastTick, last == TickKey(self, state: state, now: now) { return }
         sync(state: state, now: now)
+        lastTick = TickKey(self, state: state, now: now)
+    }
+
+    /// What a tick's `sync` reads (`tick`).
+    struct TickKey: Equatable {
+        var ui: UIState
+        var now: Instant
+        var stateNow: Instant
+        var events: Int
+        var missedSeen: Int
+        var config: Config
+        init(_ n: Navigator, state: PetState, now: Instant) {
+            ui = n.ui; self.now = now; stateNow = state.now; events = state.eventCount
+            missedSeen = n.missedSeen; config = n.config
+        }
     }
 
     /// Committed events: toasts for rewards, level-ups, badges and the pet's lines (away from home,

@@ -106,6 +106,56 @@ enum HomeView {
         return x
     }
 
+    /// Where home's status line has room for a reward beside the coins: the line's top and face,
+    /// the first column after the clock, the coins' left edge (the coin glyph's, as drawn by each
+    /// layout's status line) and the line's ground. The arithmetic is the layouts' own.
+    struct CoinSpot { var y: Int; var face: TextSize; var clockRight: Int; var coinsLeft: Int; var ground: RGB565 }
+
+    static func coinSpot(_ l: Look) -> CoinSpot {
+        let s = l.state
+        let clock = Fmt.clock(s.clock.local(l.now))
+        let coins = Fmt.compact(s.coins), streak = Fmt.compact(s.streak)
+        /// `coinsAndStreak`'s left edge without drawing.
+        func pairLeft(right: Int, _ f: TextSize) -> Int {
+            var x = right + (f == .large ? 10 : 4)
+            if s.streak > 0 { x = right - Txt.width(streak, f) - f.advance - (f == .large ? 2 : 1) }
+            return x - (f == .large ? 10 : 4) - Txt.width(coins, f) - f.advance - (f == .large ? 2 : 1)
+        }
+        switch l.size {
+        case .square:
+            return CoinSpot(y: 6, face: .large, clockRight: 8 + Txt.width(clock, .large),
+                            coinsLeft: l.W - 8 - Txt.width(coins, .large) - 14, ground: l.pal.panel)
+        case .wide:
+            return CoinSpot(y: 6, face: .large, clockRight: 8 + Txt.width(clock, .large),
+                            coinsLeft: pairLeft(right: l.W - 8, .large), ground: l.pal.panel)
+        case .tiny:
+            return CoinSpot(y: 0, face: .small, clockRight: 1 + Txt.width(clock, .small),
+                            coinsLeft: l.W - 1 - Txt.width(String(Glyph.coin) + coins, .small), ground: l.pal.bg)
+        case .paper:
+            return CoinSpot(y: 2, face: .large, clockRight: 4 + Txt.width(clock, .large),
+                            coinsLeft: pairLeft(right: l.W - 4, .large), ground: l.pal.bg)
+        }
+    }
+
+    /// A reward on home ("+13") stands just left of the coins it was added to, in the status
+    /// line, while its toast lasts: it hides the status icons there whole (they come back with
+    /// it gone) and moves nothing. False when the line has no room for it between the clock and
+    /// the coins (the toast then takes the hint strip, as on other screens).
+    static func rewardBesideCoins(_ l: Look, _ c: inout Canvas, _ text: String) -> Bool {
+        let spot = coinSpot(l)
+        let f = Txt.legible(spot.face, on: c)
+        let gap = f == .large ? 6 : 3
+        let right = spot.coinsLeft - gap
+        let x = right - Txt.width(text, f)
+        guard !text.isEmpty, x >= spot.clockRight + 2 * gap else { return false }
+        let from = spot.clockRight + gap
+        c.cover(Rect(x: from, y: spot.y, w: spot.coinsLeft - 1 - from, h: f.height), color: spot.ground)
+        let p = l.pal
+        let ink = !p.mono && p.coin.contrastRatio(with: spot.ground) >= 3 ? p.coin : p.fg
+        Txt.draw(&c, text, x: x, y: spot.y, ink, f)
+        return true
+    }
+
     /// The pet's home: an accent frame (colour) or an outline (1-bit) with the scene inside.
     static func petFrame(_ l: Look, _ c: inout Canvas, _ r: Rect, framing: PetScene.Framing = .auto) {
         c.part("home.pet-frame", r) { c in
@@ -131,18 +181,20 @@ enum HomeView {
 
     /// A speech bubble in `r` (its width; its height follows the lines), its tail down or left.
     /// The text wraps to `maxLines`; what does not fit scrolls on the last line (or ends in "..."
-    /// on e-paper). Returns the bubble's height.
+    /// on e-paper). `fixed`: the bubble is all of `r` whatever the text (the lines from its top),
+    /// so a new line changes only the text's pixels, never the bubble's outline or what is
+    /// around it. Returns the bubble's height.
     @discardableResult
     static func bubble(_ l: Look, _ c: inout Canvas, _ text: String, _ r: Rect, maxLines: Int, tailDown: Bool,
-                       centred: Bool = true) -> Int {
+                       centred: Bool = true, fixed: Bool = false) -> Int {
         let f = l.small
         let all = Txt.breakLines(text, f, width: r.w - 12)
         guard !all.isEmpty else { return 0 }
         let n = min(all.count, maxLines)
         let textW = all.count > maxLines ? r.w - 12 : (all.map { Txt.width($0.text, f) }.max() ?? 0)
-        let h = n * (f.height + 2) + 8
-        let w = centred ? max(40, textW + 14) : r.w
-        let x = centred ? r.x + (r.w - w) / 2 : r.x
+        let h = fixed ? r.h : n * (f.height + 2) + 8
+        let w = centred && !fixed ? max(40, textW + 14) : r.w
+        let x = centred && !fixed ? r.x + (r.w - w) / 2 : r.x
         let y = r.y
         let p = l.pal
         c.fillRoundedRect(x: x, y: y, w: w, h: h, radius: 6, color: p.bubbleBorder)
@@ -267,7 +319,7 @@ enum HomeView {
             Txt.draw(&c, String(Glyph.coin), x: left, y: 6, l.pal.coin, .large)
         }
         let cw = Txt.draw(&c, m.clock, x: 8, y: 6, l.pal.fg, .large, maxWidth: left - 16)
-        StatusStrip.draw(l, &c, m.icons, right: left - 10, left: 8 + cw + 8, y: 6, .large, ink: l.pal.fg, paper: l.pal.panel)
+        StatusStrip.draw(l, &c, m.icons, right: left - 6, left: 8 + cw + 6, y: 6, .large, ink: l.pal.fg, paper: l.pal.panel)
     }
 
     /// 240×240: status bar, speech bubble, the pet's home (with the attention bubble), name,
@@ -286,11 +338,12 @@ enum HomeView {
         if let a = m.attention {
             c.part("home.attention", a) { c in StatusStrip.attention(l, &c, a, right: frame.maxX - 8, y: frame.y + 6, .large) }
         }
+        // The bubble is always two lines tall and the full width (`fixed`): a new line changes
+        // only its text, never the bubble's outline (docs/design.md, "Draw little").
         let all = Txt.lineCount(m.speech, l.small, width: 224 - 12)
-        let lines = min(2, all)
-        let bh = lines * (l.small.height + 2) + 8
+        let bh = 2 * (l.small.height + 2) + 8
         c.part("home.speech", TextKey(text: m.speech, ms: all > 2 ? l.ms : nil)) { c in
-            bubble(l, &c, m.speech, Rect(x: 8, y: frame.y - 6 - bh, w: 224, h: bh), maxLines: 2, tailDown: true)
+            bubble(l, &c, m.speech, Rect(x: 8, y: frame.y - 6 - bh, w: 224, h: bh), maxLines: 2, tailDown: true, fixed: true)
         }
         // The need meters stand inside the frame's sides, clear of the pet's stage (centred).
         let mTop = frame.y + 34, mBottom = frame.maxY - 7
@@ -344,8 +397,10 @@ enum HomeView {
         let mood = Txt.width("feeling " + m.mood, .large) <= 156 ? "feeling " + m.mood : m.mood
         Txt.drawCentred(&c, mood, x: 4, w: 156, y: 195, l.pal.muted, .large)
         let rx = 170, rw = l.W - rx - 6
-        let bh = bubble(l, &c, m.speech, Rect(x: rx, y: 36, w: rw, h: 62), maxLines: 3, tailDown: false, centred: false)
-        let ly = 36 + max(bh, 26) + 3
+        // Three lines tall whatever the line (`fixed`): a new line moves nothing under it.
+        let bh = bubble(l, &c, m.speech, Rect(x: rx, y: 36, w: rw, h: 62), maxLines: 3, tailDown: false, centred: false,
+                        fixed: true)
+        let ly = 36 + bh + 3
         levelRow(l, m, &c, x: rx, y: ly, w: rw, .large, name: false)
         Txt.draw(&c, "\(Int((m.progress * 100).rounded(.down)))%", x: rx, y: ly, l.pal.muted, .large, maxWidth: rw - 60)
         l.bar(&c, Rect(x: rx, y: ly + 18, w: rw, h: 8), m.progress)

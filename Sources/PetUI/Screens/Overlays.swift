@@ -10,21 +10,28 @@ enum Overlays {
         let l = Look(c)
         let onHome = c.ui.screen == .home && c.ui.menu == nil && c.ui.reminder == nil
         // Quiet hours, the screen dimmed or asleep: the night clock with the pet asleep.
-        if onHome, c.ui.power != .awake, c.state.quiet.contains(minuteOfDay: c.state.clock.local(c.now).secondOfDay / 60) {
-            night(l, &canvas)
-        }
+        let nightShown = onHome && c.ui.power != .awake
+            && c.state.quiet.contains(minuteOfDay: c.state.clock.local(c.now).secondOfDay / 60)
+        if nightShown { night(l, &canvas) }
+        var bannerShown = true
         if c.ui.missedBanner > 0 { missed(l, &canvas, c.ui.missedBanner) }
         else if let at = c.ui.linkLostAt, c.now >= at, c.now - at < linkLostSeconds {
             banner(l, &canvas, String(Glyph.phone) + " Phone link lost")
         } else if onHome, let b = c.device.batteryPercent, b <= lowBattery {
             banner(l, &canvas, "Low battery: \(b)%")
-        }
+        } else { bannerShown = false }
         let live = c.ui.toasts.filter { $0.until > c.now }
         if let m = celebration(l, live) { MomentView.full(l, &canvas, m, hints: false) }
         else if let o = UrgeLogScreen.confirming(c.ui, now: c.now) {
             MomentView.full(l, &canvas, UrgeLogScreen.confirmation(o, c.state, tiny: l.size == .tiny), hints: false)
         }
-        else if !live.isEmpty { toasts(l, &canvas, live) }
+        else if let t = live.last {
+            // On home a reward stands beside the coins it was added to (`HomeView.rewardBesideCoins`):
+            // a few glyphs in the status line instead of the whole hint strip, twice (docs/design.md).
+            let besideCoins = onHome && t.kind == .reward && !bannerShown && !nightShown
+                && HomeView.rewardBesideCoins(l, &canvas, String(t.text.split(separator: " ").first ?? ""))
+            if !besideCoins { toasts(l, &canvas, live) }
+        }
         if let r = c.ui.reminder { reminder(l, &canvas, r) }
     }
 
