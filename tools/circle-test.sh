@@ -146,6 +146,9 @@ printf 'broker = mqtt://127.0.0.1:%s\nlink = unix:%s\nstate_dir = %s\n' "$PORT" 
 "$BRIDGE" --config "$W/bridge-late.conf" circle join "$(head -1 "$W/invite-bob2.txt")" > "$W/join-again.log" 2>&1 || true
 check "an invite used once is refused at the broker" grep -q "refused the invite's credential" "$W/join-again.log"
 check "admitting again changes nothing" sh -c "'$BRIDGE' circle admit --passwd '$W/passwd' --broker mqtt://127.0.0.1:$PORT --prefix '$P' --user course_leader --password-file '$W/leader.pw' | grep -q '^nobody to admit'"
+# ana1 keeps two habits (their text and ids are never shared): #1 checked today, #2 not.
+dev 0 habit.add habit=water "text=Hydrate secretly" > /dev/null; dev 0 habit.add habit=walk "text=Walk" > /dev/null
+dev 0 habit.check habit=water > /dev/null
 # Round 1 publishes every report; round 2 reads them all: the same ranks on each.
 for n in 0 1 2; do circle $n sync friends > /dev/null 2>> "$W/sync.log"; done
 for n in 0 1 2; do circle $n sync friends > "$W/ranks$n.txt" 2>> "$W/sync.log"; done
@@ -163,14 +166,20 @@ cat "$W/report.txt"
 check "the leader's write to a member's topic is refused" grep -q "Denied PUBLISH from .*'$P/ana1/report'" "$W/mosquitto.log"
 check "the leader's report lists the three members" sh -c "grep -q '^ana1 ' '$W/report.txt' && grep -q '^bob2 ' '$W/report.txt' && grep -q '^cid3 ' '$W/report.txt' && grep -q '^3 learner' '$W/report.txt'"
 check "the CSV: a header and one row per member" sh -c "[ \$(wc -l < '$W/report/circle-report.csv') = 4 ] && head -1 '$W/report/circle-report.csv' | grep -q '^member,pet,week,' && grep -q '^cid3,' '$W/report/circle-report.csv'"
-check "the habit score is in the report and the CSV (shared with --share all)" sh -c "grep -q 'habit pts' '$W/report.txt' && head -1 '$W/report/circle-report.csv' | grep -q ',habit_points,habit_days$' && grep -q '^ana1,.*,[0-9][0-9]*,[0-9]$' '$W/report/circle-report.csv'"
+check "the habit score is in the report and the CSV (shared with --share all)" sh -c "grep -q 'habit pts' '$W/report.txt' && head -1 '$W/report/circle-report.csv' | grep -q ',habit_points,habit_days,habit_each$' && grep -q '^ana1,.*,[0-9][0-9]*,[0-9],' '$W/report/circle-report.csv'"
+check "each habit's week by position, never its id or text: ana1's two habits in the table and the CSV" sh -c "grep -q '^ana1 .* #1:1 #2:0 ' '$W/report.txt' && grep -q '^ana1,.*,\"#1:1 #2:0\"$' '$W/report/circle-report.csv' && ! grep -q -e Hydrate -e water '$W/report.txt' '$W/report/circle-report.csv'"
 check "no title in the CSV" sh -c "test -s '$W/report/circle-report.csv' && ! grep -q Secret '$W/report/circle-report.csv'"
-check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png" "$W/report/habit-scores.png"
+check "the charts are valid PNGs" pngcheck -q "$W/report/engagement.png" "$W/report/posts-read.png" "$W/report/habit-streaks.png" "$W/report/habit-scores.png" "$W/report/habit-each.png"
+# ana1's habits go again, so their day scores add no coins to the challenge's accounts below.
+dev 0 habit.remove habit=water > /dev/null; dev 0 habit.remove habit=walk > /dev/null
 
 # A challenge over the broker: ana1 proposes one task in a day, 5 coins each (its own device
 # accepts it first); bob2 and cid3 read the proposal from the broker and accept it before its start.
 for n in 0 1 2; do clock $n $((T0 + 600)); done
-circle 0 propose friends --challenge ana1-1 --goal tasks:1 --start "@$START" --end "@$END" --stake 5 > "$W/propose.log" 2>> "$W/sync.log"
+# The device's time forms, read by ana1's device (docs/circles.md#proposing-and-accepting-a-challenge).
+circle 0 propose friends --challenge ana1-1 --goal tasks:1 --start "+50m" --end "+1d50m" --stake 5 > "$W/propose.log" 2>> "$W/sync.log"
+badtime() { local rc=0; circle 0 propose friends --challenge ana1-2 --goal tasks:1 --start "tomorrow 25:00" --end +1d --stake 5 > "$W/badtime.log" 2>&1 || rc=$?; [ $rc = 2 ] && grep -q -- "--start: is not a time" "$W/badtime.log"; }
+check "a proposal time the device cannot read is refused, naming the option" badtime
 # Forged proposals: bob2 on ana1's topic (refused by the broker), bob2 on its own topic in ana1's name (refused by every bridge).
 pwb=$(ownpw 1)
 forged='{"id":"ana1-9","proposer":"ana1","goal":"tasks:1","start":'$START',"end":'$END',"stake":1000}'

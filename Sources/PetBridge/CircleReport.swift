@@ -22,17 +22,19 @@ public enum CircleReport {
         /// The week's habit score and the days scored (members sharing `habits`).
         public var habitPoints: Int?
         public var habitDays: Int?
+        /// Each habit's days checked in the week, by checklist position (#1 first; no text, no id).
+        public var habitEach: [Int]?
 
         public init(member: String, petName: String, week: Int, courseDay: Int?, postsRead: Int?, streak: Int, tasks: Int, focus: Int, coins: Int,
-                    habitPoints: Int? = nil, habitDays: Int? = nil) {
+                    habitPoints: Int? = nil, habitDays: Int? = nil, habitEach: [Int]? = nil) {
             self.member = member; self.petName = petName; self.week = week; self.courseDay = courseDay
             self.postsRead = postsRead; self.streak = streak; self.tasks = tasks; self.focus = focus; self.coins = coins
-            self.habitPoints = habitPoints; self.habitDays = habitDays
+            self.habitPoints = habitPoints; self.habitDays = habitDays; self.habitEach = habitEach
         }
 
         public init(_ r: MemberReport) {
             self.init(member: r.member, petName: r.petName, week: r.week, courseDay: r.courseDay, postsRead: r.postsRead,
-                      streak: r.streak, tasks: r.tasksWeek, focus: r.focusWeek, coins: r.coinsWeek, habitPoints: r.habitWeek, habitDays: r.habitDays)
+                      streak: r.streak, tasks: r.tasksWeek, focus: r.focusWeek, coins: r.coinsWeek, habitPoints: r.habitWeek, habitDays: r.habitDays, habitEach: r.habitEach)
         }
 
         /// Engaged in the week: a task done, a focus minute or a coin earned.
@@ -65,12 +67,12 @@ public enum CircleReport {
 
     /// The learners' progress as a text table, the latest week of each member.
     public static func table(_ rows: [Row]) -> String {
-        let head = ["member", "pet", "week of", "course day", "posts read", "streak", "habit pts", "habit days", "tasks", "focus min", "engaged"]
+        let head = ["member", "pet", "week of", "course day", "posts read", "streak", "habit pts", "habit days", "each habit", "tasks", "focus min", "engaged"]
         var lines = [head]
         for r in rows {
             lines.append([r.member, clean(r.petName), date(r.week), r.courseDay.map(String.init) ?? "-", r.postsRead.map(String.init) ?? "-",
-                          "\(r.streak)", r.habitPoints.map(String.init) ?? "-", r.habitDays.map(String.init) ?? "-", "\(r.tasks)", "\(r.focus)",
-                          r.engaged ? "yes" : "no"])
+                          "\(r.streak)", r.habitPoints.map(String.init) ?? "-", r.habitDays.map(String.init) ?? "-",
+                          r.habitEach.map(eachText) ?? "-", "\(r.tasks)", "\(r.focus)", r.engaged ? "yes" : "no"])
         }
         var widths = [Int](repeating: 0, count: head.count)
         for l in lines { for (i, c) in l.enumerated() { widths[i] = max(widths[i], c.count) } }
@@ -84,7 +86,23 @@ public enum CircleReport {
         return s
     }
 
-    public static let csvHeader = "member,pet,week,course_day,posts_read,streak,tasks,focus_minutes,coins,engaged,habit_points,habit_days"
+    public static let csvHeader = "member,pet,week,course_day,posts_read,streak,tasks,focus_minutes,coins,engaged,habit_points,habit_days,habit_each"
+
+    /// Each habit's days, `#1:3 #2:5`: the position, never the habit's text or id.
+    static func eachText(_ e: [Int]) -> String {
+        e.isEmpty ? "-" : e.enumerated().map { "#\($0.offset + 1):\($0.element)" }.joined(separator: " ")
+    }
+
+    /// `eachText` read back (nil: not that form).
+    static func parseEach(_ s: String) -> [Int]? {
+        var out: [Int] = []
+        for (i, part) in s.split(separator: " ").enumerated() {
+            let bits = part.split(separator: ":")
+            guard bits.count == 2, bits[0] == "#\(i + 1)", let v = Int(bits[1]), (0...7).contains(v) else { return nil }
+            out.append(v)
+        }
+        return out.isEmpty || out.count > HabitRules.maxActive ? nil : out
+    }
 
     /// One CSV cell: quoted when it holds a comma, a quote or a space; a cell a spreadsheet would
     /// read as a formula (`= + - @`) is prefixed with `'`.
@@ -106,7 +124,7 @@ public enum CircleReport {
             func opt(_ v: Int?) -> String { v.map(String.init) ?? "" }
             let cells: [String] = [cell(r.member), cell(r.petName), date(r.week), opt(r.courseDay), opt(r.postsRead),
                                    "\(r.streak)", "\(r.tasks)", "\(r.focus)", "\(r.coins)", r.engaged ? "1" : "0",
-                                   opt(r.habitPoints), opt(r.habitDays)]
+                                   opt(r.habitPoints), opt(r.habitDays), r.habitEach.map { cell(eachText($0)) } ?? ""]
             s += cells.joined(separator: ",") + "\n"
         }
         return s
@@ -131,9 +149,9 @@ public enum CircleReport {
                 i += 1
             }
             cells.append(cur)
-            // 12 cells; 10 in a file written before the habit score was shared.
-            let d = cells.count == 10 || cells.count == 12 ? cells[2].split(separator: "-").compactMap { Int($0) } : []
-            guard cells.count == 10 || cells.count == 12, CircleRules.isMemberID(cells[0]), d.count == 3,
+            // 13 cells; 12 before each habit's week was shared, 10 before the habit score was.
+            let d = [10, 12, 13].contains(cells.count) ? cells[2].split(separator: "-").compactMap { Int($0) } : []
+            guard [10, 12, 13].contains(cells.count), CircleRules.isMemberID(cells[0]), d.count == 3,
                   let streak = Int(cells[5]), let tasks = Int(cells[6]), let focus = Int(cells[7]), let coins = Int(cells[8]) else {
                 skipped += 1; continue
             }
@@ -141,7 +159,8 @@ public enum CircleReport {
             if name.hasPrefix("'") { name.removeFirst() }
             rows.append(Row(member: cells[0], petName: name, week: CivilDate(year: d[0], month: d[1], day: d[2]).dayNumber,
                             courseDay: Int(cells[3]), postsRead: Int(cells[4]), streak: streak, tasks: tasks, focus: focus, coins: coins,
-                            habitPoints: cells.count == 12 ? Int(cells[10]) : nil, habitDays: cells.count == 12 ? Int(cells[11]) : nil))
+                            habitPoints: cells.count >= 12 ? Int(cells[10]) : nil, habitDays: cells.count >= 12 ? Int(cells[11]) : nil,
+                            habitEach: cells.count == 13 ? parseEach(cells[12]) : nil))
         }
         return (rows, skipped)
     }
@@ -157,7 +176,8 @@ public enum CircleReport {
 
     /// The charts, by file name: the share of learners engaged per week (percent, the last 12
     /// weeks), the learners of the latest week by posts read and by streak, in buckets, and the
-    /// learners' average habit score per week (the last 12 weeks).
+    /// learners' average habit score per week (the last 12 weeks), and each habit's share of the
+    /// latest week's days checked, by checklist position.
     public static func charts(_ history: [Row]) -> [(name: String, png: [UInt8])] {
         let weeks = Array(Set(history.map(\.week)).sorted().suffix(12))
         let perWeek = weeks.map { w -> Int in
@@ -178,6 +198,15 @@ public enum CircleReport {
             let hs = history.filter { $0.week == w }.compactMap(\.habitPoints)
             return hs.isEmpty ? 0 : hs.reduce(0, +) / hs.count
         }
+        // Each habit's week, by checklist position: the percent of the week's days checked,
+        // averaged over the learners of the latest week who share it and have that many habits.
+        // A position is each learner's own habit (#1 is not the same habit for two learners).
+        let lastWeek = weeks.last ?? 0
+        let each = history.filter { $0.week == lastWeek }.compactMap(\.habitEach)
+        let eachAverage = (0..<(each.map(\.count).max() ?? 0)).map { i -> Int in
+            let vs = each.filter { $0.count > i }.map { $0[i] }
+            return vs.isEmpty ? 0 : vs.reduce(0, +) * 100 / (vs.count * 7)
+        }
         return [
             ("engagement.png", engagement),
             ("posts-read.png", barChart(posts, labels: postBuckets.map { "\($0.0)-\($0.1)" }, maxValue: nil, yUnit: "", color: (21, 101, 192))),
@@ -185,6 +214,8 @@ public enum CircleReport {
                                            color: (230, 81, 0))),
             ("habit-scores.png", barChart(habitAverage, labels: weeks.map { String(date($0).dropFirst(5)) }, maxValue: nil, yUnit: "",
                                           color: (106, 27, 154))),
+            ("habit-each.png", barChart(eachAverage, labels: (0..<eachAverage.count).map { "#\($0 + 1)" }, maxValue: 100, yUnit: "%",
+                                        color: (0, 131, 143))),
         ]
     }
 

@@ -30,9 +30,10 @@ Usage:
         SIGTERM/SIGINT: a round (as sync) whenever a member's report or proposal arrives or the
         device journals something, and every SECONDS (default 300); survives the broker going
         away (reconnects, publishes the report again) and the device restarting
-  deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start @UNIX_SECONDS
-        --end @UNIX_SECONDS --stake COINS [--challenge ID]   propose a challenge to the circle:
-        accepted on this device first (its stake held), then published for the others
+  deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start TIME --end TIME
+        --stake COINS [--challenge ID]   propose a challenge to the circle: accepted on this device
+        first (its stake held), then published for the others. TIME: the device's forms, read in
+        its time zone — 'YYYY-MM-DD HH:MM', 'today HH:MM', 'tomorrow HH:MM', '+2h', '@UNIX_SECONDS'
   deskpet-bridge circle proposals ID   the circle's open proposals and who accepted each
   deskpet-bridge circle accept ID CHALLENGE   accept a proposal read from the broker, before its
         start (the device holds the stake; the member's report then lists it)
@@ -41,7 +42,8 @@ Usage:
         a course leader's view, no DeskPet needed: read the circle's retained reports (the leader's
         account reads the circle, writes nothing), print the learners' progress; with --out, merge
         this week's rows into DIR/circle-report.csv (one row per member per week) and draw
-        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png, DIR/habit-scores.png
+        DIR/engagement.png, DIR/posts-read.png, DIR/habit-streaks.png, DIR/habit-scores.png,
+        DIR/habit-each.png (each habit by checklist position, never its text)
   deskpet-bridge circle admit --passwd FILE --broker mqtt[s]://HOST[:PORT] --prefix PREFIX
         [--user NAME --password-file FILE] [--pid PID]
         the broker's owner, on the broker's machine: read the members' join requests, put each
@@ -290,7 +292,9 @@ func circleMain(_ args: [String]) -> Never {
         } else {
             guard positional.count == 2 else { fail("circle propose needs the circle's id", 2) }
             guard let g = opts["goal"], let goal = ChallengeGoal(text: g) else { fail("--goal: tasks:N, habit, focus:M or screen:M", 2) }
-            guard let start = instant(opts["start"]), let end = instant(opts["end"]) else { fail("--start and --end: @UNIX_SECONDS", 2) }
+            guard let startText = opts["start"], let endText = opts["end"] else { fail("circle propose needs --start and --end", 2) }
+            // The device reads the times (its time zone, its clock): as every other tool's times.
+            let (start, end) = resolveTimes(device(), start: startText, end: endText)
             guard let stake = Int(opts["stake"] ?? "") else { fail("--stake: coins each (\(CircleRules.stakeRange.lowerBound)–\(CircleRules.stakeRange.upperBound))", 2) }
             let id = opts["challenge"] ?? "\(e.member)-\(start.seconds / 60)"
             terms = ChallengeTerms(id: id, proposer: e.member, goal: goal, start: start, end: end, stake: stake)
@@ -401,7 +405,7 @@ func circleReportMain(_ opts: [String: String]) -> Never {
         try StateFile.writeAtomically(csvPath, Array(CircleReport.csv(all).utf8), mode: 0o644)
         for (name, png) in CircleReport.charts(all) { try StateFile.writeAtomically(out + "/" + name, png, mode: 0o644) }
     } catch { fail("\(out): \(error)", 1) }
-    print("wrote \(csvPath) (\(all.count) rows) and 4 charts in \(out)")
+    print("wrote \(csvPath) (\(all.count) rows) and \(CircleReport.charts(all).count) charts in \(out)")
     exit(0)
 }
 
@@ -483,11 +487,31 @@ func circleWatchMain(_ opts: [String: String]) -> Never {
     exit(target > 0 && !reached && stopRequested == 0 ? 1 : 0)
 }
 
-/// `@UNIX_SECONDS` as an instant.
-func instant(_ s: String?) -> Instant? {
-    guard let s, s.hasPrefix("@"), let v = Int64(s.dropFirst()) else { return nil }
-    let i = Instant(v)
-    return TimeRange.contains(i) ? i : nil
+/// A proposal's start and end as the device reads them (`circle.when`, docs/protocol.md#circles):
+/// its time zone, its clock. A time it cannot read is refused naming the option.
+func resolveTimes(_ c: LinkClient, start: String, end: String) -> (Instant, Instant) {
+    for (k, v) in [("start", start), ("end", end)] where v.isEmpty || v.utf8.count > 64 || v.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        fail("--\(k): not a time (use 'YYYY-MM-DD HH:MM', 'today HH:MM', '+2h' or '@UNIX_SECONDS')", 2)
+    }
+    let id = "cw-\(Int64(time(nil)))-\(getpid())"
+    do {
+        try c.send(["type": .string("command"), "id": .string(id), "name": .string("circle.when"),
+                    "fields": .object(["start": .string(start), "end": .string(end)])])
+        while true {
+            let o = try c.waitFor(["circle.when", "error"])
+            guard o["id"]?.fieldText == id else { continue }
+            guard o["type"]?.fieldText == "circle.when", let s = o["start"]?.fieldText.flatMap({ Int64($0) }),
+                  let e = o["end"]?.fieldText.flatMap({ Int64($0) }) else {
+                let message = o["message"]?.fieldText ?? o["code"]?.fieldText ?? "?"
+                // "invalid start: …" → "--start: …"
+                if message.hasPrefix("invalid start") || message.hasPrefix("invalid end") {
+                    fail("--" + String(message.dropFirst("invalid ".count)) + " (read by the device)", 2)
+                }
+                fail("the device could not read the times: \(message.prefix(200))", 1)
+            }
+            return (Instant(s), Instant(e))
+        }
+    } catch { fail("device link: \(error)", 1) }
 }
 
 /// A proposal in a line: id, proposer, goal, window, stake.

@@ -62,7 +62,7 @@ final class CircleReportTests: XCTestCase {
         XCTAssertEqual(all.map(\.engaged), [true, false, true, true])
         let csv = CircleReport.csv(all)
         XCTAssertTrue(csv.hasPrefix(CircleReport.csvHeader + "\n"))
-        XCTAssertTrue(csv.contains("\nbob2,Rex,2026-11-23,12,10,3,0,25,0,1,,\n"), csv)
+        XCTAssertTrue(csv.contains("\nbob2,Rex,2026-11-23,12,10,3,0,25,0,1,,,\n"), csv)
         XCTAssertEqual(CircleReport.parseCSV("member,pet\ngarbage\nBAD,x,2026-11-23,,,0,0,0,0,0\n").skipped, 2)
     }
 
@@ -73,7 +73,7 @@ final class CircleReportTests: XCTestCase {
             rows.append(CircleReport.Row(member: "m00\(i)", petName: "P", week: week, courseDay: 12, postsRead: 60 + i % 7, streak: i, tasks: 1, focus: 0, coins: 0))
         }
         let charts = CircleReport.charts(rows)
-        XCTAssertEqual(charts.map(\.name), ["engagement.png", "posts-read.png", "habit-streaks.png", "habit-scores.png"])
+        XCTAssertEqual(charts.map(\.name), ["engagement.png", "posts-read.png", "habit-streaks.png", "habit-scores.png", "habit-each.png"])
         for c in charts {
             XCTAssertEqual(Array(c.png.prefix(8)), [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
             XCTAssertGreaterThan(c.png.count, 100)
@@ -100,7 +100,7 @@ final class CircleReportTests: XCTestCase {
         XCTAssertTrue(lines[0].contains("habit pts") && lines[0].contains("habit days"))
         XCTAssertTrue(lines[1].contains(" 180 ") && lines[1].contains(" 5 "), lines[1])
         let csv = CircleReport.csv(rows)
-        XCTAssertTrue(csv.contains("\nana1,Mo,2026-11-23,12,10,4,0,0,0,0,180,5\n"), csv)
+        XCTAssertTrue(csv.contains("\nana1,Mo,2026-11-23,12,10,4,0,0,0,0,180,5,\n"), csv)
         XCTAssertEqual(CircleReport.parseCSV(csv).rows, rows, "read back: the same rows")
         // A file written before the habit score was shared (10 cells) still reads.
         let old = CircleReport.parseCSV("member,pet,week,course_day,posts_read,streak,tasks,focus_minutes,coins,engaged\nana1,Mo,2026-11-16,5,4,2,1,0,0,1\n")
@@ -114,5 +114,29 @@ final class CircleReportTests: XCTestCase {
         let png = try XCTUnwrap(CircleReport.charts(hist).first { $0.name == "habit-scores.png" }).png
         let expected = CircleReport.barChart([90, 135], labels: ["11-16", "11-23"], maxValue: nil, yUnit: "", color: (106, 27, 154))
         XCTAssertEqual(png, expected)
+    }
+
+    func testEachHabitsWeekIsInTheTableTheCSVAndItsChartByPosition() throws {
+        var a = report("ana1", name: "Mo"); a.habitWeek = 100; a.habitDays = 4; a.habitEach = [7, 0, 3]
+        var b = report("bob2", name: "Rex"); b.habitWeek = 50; b.habitDays = 2; b.habitEach = [0]
+        let rows = CircleReport.rows(try board([a, b, report("cid3", name: "Cy")]))
+        let lines = CircleReport.table(rows).split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines[0].contains("each habit"))
+        XCTAssertTrue(lines[1].contains(" #1:7 #2:0 #3:3 "), lines[1])
+        XCTAssertTrue(lines[2].contains(" #1:0 "), lines[2])
+        let csv = CircleReport.csv(rows)
+        XCTAssertTrue(csv.hasPrefix(CircleReport.csvHeader + "\n") && CircleReport.csvHeader.hasSuffix(",habit_points,habit_days,habit_each"))
+        XCTAssertTrue(csv.contains("\nana1,Mo,2026-11-23,12,10,3,0,0,0,0,100,4,\"#1:7 #2:0 #3:3\"\n"), csv)
+        XCTAssertTrue(csv.contains("\ncid3,Cy,2026-11-23,12,10,3,0,0,0,0,,,\n"), csv)
+        XCTAssertEqual(CircleReport.parseCSV(csv).rows, rows, "read back: the same rows")
+        // A damaged cell is no habit list (the row stays, without it); a 12-cell file still reads.
+        let bad = CircleReport.parseCSV(CircleReport.csvHeader + "\nana1,Mo,2026-11-23,12,10,3,0,0,0,0,100,4,\"#2:7 #1:9\"\n")
+        XCTAssertEqual(bad.rows.first?.habitEach, nil)
+        XCTAssertEqual(CircleReport.parseCSV("h\nana1,Mo,2026-11-23,12,10,3,0,0,0,0,100,4\n").rows.first?.habitDays, 4)
+        // The chart: #1 (7 and 0 days: 50%), #2 (0: 0%), #3 (3 of 7: 42%).
+        let png = try XCTUnwrap(CircleReport.charts(rows).first { $0.name == "habit-each.png" }).png
+        XCTAssertEqual(png, CircleReport.barChart([50, 0, 42], labels: ["#1", "#2", "#3"], maxValue: 100, yUnit: "%", color: (0, 131, 143)))
+        var wrong = a; wrong.habitEach = [1, 9]
+        XCTAssertEqual(wrong.problem(), "habit each")
     }
 }

@@ -265,6 +265,40 @@ final class CircleLedgerTests: XCTestCase {
         XCTAssertEqual(bad.problem(), "habit days")
     }
 
+    func testEachHabitsWeekIsSharedByPositionOnlyWithConsent() throws {
+        // Three habits: #1 checked Monday, Tuesday and today (Wednesday); #2 Tuesday; #3 never.
+        var h = device("ana1", tasks: 0, share: "coins", at: "2026-03-02 08:00")
+        h.ok("habit.add", ["habit": "water", "text": "Secret habit text"])
+        h.ok("habit.add", ["habit": "quit-smoking", "text": "Another secret"])
+        h.ok("habit.add", ["habit": "read", "text": "Third"])
+        h.ok("habit.check", ["habit": "water"])
+        _ = h.advance(to: "2026-03-03 09:00")
+        h.ok("habit.check", ["habit": "water"]); h.ok("habit.check", ["habit": "quit-smoking"])
+        h.ok("habit.uncheck", ["habit": "quit-smoking"]); h.ok("habit.check", ["habit": "quit-smoking"])
+        _ = h.advance(to: "2026-03-04 09:00")
+        h.ok("habit.check", ["habit": "water"])
+        XCTAssertNil(try XCTUnwrap(h.state.circleReport("friends", now: h.now)).habitEach, "habits not consented")
+        h.ok("circle.join", ["circle": "friends", "member": "ana1", "share": "habits", "screen_goal": "0"])
+        let r = try XCTUnwrap(h.state.circleReport("friends", now: h.now))
+        XCTAssertEqual(r.habitEach, [3, 1, 0], "by checklist position; today's check counts")
+        let json = String(decoding: try JSONEncoder().encode(r), as: UTF8.self)
+        XCTAssertFalse(json.contains("water") || json.contains("smoking") || json.contains("Secret"), json)
+        // Next Monday: a new week, nothing checked yet; the history is bounded.
+        _ = h.advance(to: "2026-03-09 09:00")
+        XCTAssertEqual(try XCTUnwrap(h.state.circleReport("friends", now: h.now)).habitEach, [0, 0, 0])
+        _ = h.advance(to: "2026-03-30 09:00")
+        XCTAssertNil(h.state.habits.checkedDays, "checks older than \(HabitRules.keptCheckDays) days are dropped")
+        // A removed habit leaves the history and the positions close up.
+        h.ok("habit.check", ["habit": "read"])
+        h.ok("habit.remove", ["habit": "water"])
+        XCTAssertEqual(try XCTUnwrap(h.state.circleReport("friends", now: h.now)).habitEach, [0, 1])
+        var bad = r; bad.habitEach = [8]
+        XCTAssertEqual(bad.problem(), "habit each")
+        bad.habitEach = Array(repeating: 1, count: HabitRules.maxActive + 1)
+        XCTAssertEqual(bad.problem(), "habit each")
+        h.assertReplayEqualsLive()
+    }
+
     func testTheStandingIsKeptForTheScreenAndItsRowsAreChecked() {
         var h = device("ana1")
         let rows = "1:ana1:40:Pip;2:bob2:30:B%3Bob %25;2:cid3:30:Cid"

@@ -291,4 +291,65 @@ final class ScreenTests: XCTestCase {
             }
         }
     }
+
+    /// Every status icon on at once (a phone, quiet hours, sound off, paused, a battery) shows on
+    /// every display's home, the phone included: none is left out for want of room.
+    func testEveryStatusIconShowsAtOnceOnEveryHome() {
+        for p in DisplayProfile.all {
+            var ctx = ScreenContext(state: UIFixture.statusState(), ui: UIFixture.ui(for: .home), now: UIFixture.now,
+                                    config: Navigator.Config(profile: p), theme: Theme.resolve(.light, for: p))
+            ctx.device = UIFixture.statusDevice
+            var c = Canvas(width: p.width, height: p.height)
+            Screens.render(ctx, into: &c)
+            let shown = Set(c.spriteRuns.map(\.name).filter { $0.hasPrefix("status/") })
+            XCTAssertEqual(shown, ["status/link", "status/quiet", "status/mute", "status/paused", "status/battery"], "\(p)")
+            // Apart from one another, none over the clock or the coins' text.
+            let icons = c.spriteRuns.filter { $0.name.hasPrefix("status/") }.map(\.rect).sorted { $0.x < $1.x }
+            for (a, b) in zip(icons, icons.dropFirst()) { XCTAssertLessThan(a.maxX, b.x, "\(p): icons touch") }
+            for run in c.textRuns where run.rect.y < 30 {
+                for r in icons { XCTAssertNil(r.intersection(run.rect).flatMap { $0.isEmpty ? nil : $0 }, "\(p): an icon over \(run.text)") }
+            }
+        }
+    }
+
+    /// A picture larger than its box is reduced whole (its proportions kept), never cropped; thin
+    /// parts survive; a picture that fits keeps its whole-number scale.
+    func testItemPicturesLargerThanTheirBoxAreReducedWhole() {
+        let paper = RGB565(raw: 0xFFFF), ink = RGB565(raw: 0)
+        // A 22×3 rug with a one-pixel outline into 16×10: 16×2, the top and bottom lines kept.
+        var rug = ArtRaster(width: 22, height: 3, fill: paper)
+        rug.fillRect(x: 0, y: 0, w: 22, h: 1, ink); rug.fillRect(x: 0, y: 2, w: 22, h: 1, ink)
+        let r = ItemPicture.reduced(rug, toFit: Rect(x: 0, y: 0, w: 16, h: 10), paper: paper)
+        XCTAssertEqual([r.width, r.height], [16, 2])
+        XCTAssertTrue(r.pixels.allSatisfy { $0 == ink.raw }, "the rug's lines are its picture")
+        // A 10×20 lamp into 16×10: 5×10, its stem (one column in the middle) still there.
+        var lamp = ArtRaster(width: 10, height: 20, fill: paper)
+        lamp.fillRect(x: 4, y: 0, w: 2, h: 20, ink)
+        let l = ItemPicture.reduced(lamp, toFit: Rect(x: 0, y: 0, w: 16, h: 10), paper: paper)
+        XCTAssertEqual([l.width, l.height], [5, 10])
+        for y in 0..<10 { XCTAssertEqual(l.pixel(x: 2, y: y), ink, "stem row \(y)") }
+        // Every home item drawn in e-paper's 16×10 and the OLED's 8×8: inside the box, and one
+        // larger than the box drawn at its own proportions (whole, not a crop).
+        for p in [DisplayProfile.epaper250, DisplayProfile.oled128] {
+            let ctx = ScreenContext(state: UIFixture.state(), ui: UIFixture.ui(for: .shop), now: UIFixture.now,
+                                    config: Navigator.Config(profile: p), theme: Theme.resolve(.light, for: p))
+            for item in Catalogue.builtIn.items where item.itemKind == .furniture || item.itemKind == .trinket {
+                let box = p == .oled128 ? Rect(x: 4, y: 4, w: 8, h: 8) : Rect(x: 4, y: 4, w: 16, h: 10)
+                var c = Canvas(width: 24, height: 18, background: ctx.theme.background)
+                ItemPicture.draw(item.id, ctx, &c, in: box, ink: ctx.theme.text, paper: ctx.theme.background)
+                var inked: [Int] = []
+                for y in 0..<c.height { for x in 0..<c.width where c.pixels[y * c.width + x] != ctx.theme.background.raw { inked.append(x + 100 * y) } }
+                XCTAssertFalse(inked.isEmpty, "\(p) \(item.id): nothing drawn")
+                XCTAssertTrue(inked.allSatisfy { box.contains(Rect(x: $0 % 100, y: $0 / 100, w: 1, h: 1)) }, "\(p) \(item.id): outside its box")
+                guard let (_, f) = PetScene.art("home", item.id, mono: true, library: .builtIn), f.width > box.w || f.height > box.h,
+                      let x0 = inked.map({ $0 % 100 }).min(), let x1 = inked.map({ $0 % 100 }).max(),
+                      let y0 = inked.map({ $0 / 100 }).min(), let y1 = inked.map({ $0 / 100 }).max() else { continue }
+                let k = min(Double(box.w) / Double(f.width), Double(box.h) / Double(f.height))
+                let b = f.opaqueBounds
+                XCTAssertLessThanOrEqual(abs(Double(x1 - x0 + 1) - Double(b.w) * k), 2.5, "\(p) \(item.id): width \(x1 - x0 + 1) of \(b.w) × \(k)")
+                XCTAssertLessThanOrEqual(abs(Double(y1 - y0 + 1) - Double(b.h) * k), 2.5, "\(p) \(item.id): height \(y1 - y0 + 1) of \(b.h) × \(k)")
+            }
+        }
+    }
+
 }

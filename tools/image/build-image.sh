@@ -143,7 +143,7 @@ say "unpacking the root"
 tar -C "$R" --numeric-owner -xf "$TARBALL"
 printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d"; chmod 755 "$R/usr/sbin/policy-rc.d"
 cp "$DEB" "$R/tmp/deskpet.deb"
-say "apt-get install $(basename "$DEB") (arm64, under qemu-user)"
+say "dpkg -i $(basename "$DEB") (arm64, under qemu-user)"
 # packages.list carries its dependencies, so dpkg installs it without apt's lists (apt-get update under qemu-user
 # costs minutes); only if a newer package needs something the cached root lacks does apt fetch it from the mirror.
 in_root "$R" sh -ec 'if dpkg -i /tmp/deskpet.deb; then exit 0; fi
@@ -251,7 +251,7 @@ say "making the partitions"
 BOOT_MB=512
 mv "$R/boot/firmware" "$WORK/firmware"; mkdir -p "$R/boot/firmware"
 root_mb=$(( $(du -sm "$R" | cut -f1) * 115 / 100 + 200 ))
-mke2fs -q -t ext4 -L RASPIROOT -E root_owner=0:0 -d "$R" "$WORK/root.ext4" "${root_mb}M" || die "mke2fs -d failed"
+mke2fs -q -t ext4 -L RASPIROOT -E root_owner=0:0 -d "$R" "$WORK/root.ext4" "${root_mb}M" >&2 || die "mke2fs -d failed"   # stdout: only the image's path
 truncate -s ${BOOT_MB}M "$WORK/boot.vfat"
 mkfs.vfat -F 32 -n RASPIFIRM "$WORK/boot.vfat" >/dev/null
 (cd "$WORK/firmware" && MTOOLS_SKIP_CHECK=1 mcopy -s -p -m -i "$WORK/boot.vfat" ./* ::/) || die "mcopy to the boot partition failed"

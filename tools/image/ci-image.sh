@@ -77,6 +77,8 @@ finish() {
   local t out img
   t=$(date +%s); out=$ROOT/.build/image
   img=$(DESKPET_IMAGE_KEEP_RAW=1 "$ROOT/tools/image/build-image.sh" --deb "$DEB" --out "$out" 2> >(tee "$STATE/image.log" >&2)) || die "build-image.sh failed (log $STATE/image.log)"
+  img=$(printf '%s\n' "$img" | tail -n1)   # its last line is the image's path
+  [ -f "$img" ] && [ -f "${img%.xz}" ] || die "build-image.sh named no image ($img)"
   figure image_build_s $(( $(date +%s) - t ))
   figure image_xz_bytes "$(stat -c %s "$img")"
   figure image_raw_mib "$(( $(stat -c %s "${img%.xz}") / 1048576 ))"

@@ -78,6 +78,13 @@ extension PetState {
         if share.contains(.habits) {
             r.habitWeek = sum(monday) { max(0, $0.habitScore) }
             r.habitDays = (monday...today).filter { s.stats[$0].habitScore > 0 }.count
+            // Each active habit by its checklist position: its scored days this week, and today
+            // if it is checked already.
+            let each = s.habits.active.prefix(HabitRules.maxActive).map { h -> Int in
+                let closed = (s.habits.checkedDays?[h.id] ?? []).filter { $0 >= monday && $0 < today }.count
+                return min(7, closed + (s.checkedToday.contains(h.id) ? 1 : 0))
+            }
+            r.habitEach = each.isEmpty ? nil : Array(each)
         }
         let cap = 10_000_000
         if let h = r.habitWeek { r.habitWeek = min(cap, h) }

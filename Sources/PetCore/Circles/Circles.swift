@@ -99,6 +99,9 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
     /// docs/habits.md) and the days of the week with a score (nil when not shared).
     public var habitWeek: Int?
     public var habitDays: Int?
+    /// Each habit's week: the days of the week it was checked (0–7), by its position in the
+    /// member's checklist (#1 first) — never its text or id (nil when `habits` is not shared).
+    public var habitEach: [Int]?
     public var challenges: [ChallengeProgress]
 
     public init(member: String, seq: Int, sentAt: Instant, petName: String, level: Int, week: Int, month: Int,
@@ -125,6 +128,7 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
         if let p = postsRead, !(0...66).contains(p) { return "posts read" }
         if let h = habitWeek, !(0...10_000_000).contains(h) { return "habit score" }
         if let d = habitDays, !(0...7).contains(d) { return "habit days" }
+        if let e = habitEach, e.count > HabitRules.maxActive || e.contains(where: { !(0...7).contains($0) }) { return "habit each" }
         if challenges.count > CircleRules.maxChallenges { return "challenges" }
         if Set(challenges.map(\.challenge)).count != challenges.count { return "challenges" }
         return nil
@@ -143,6 +147,8 @@ public struct MemberReport: Codable, Sendable, Equatable, Hashable {
                           Int64(tasksWeek), Int64(focusWeek), Int64(focusMonth), Int64(screenWeek), Int64(screenMonth),
                           Int64(screenGoal), Int64(streak), Int64(courseDay ?? -1), Int64(postsRead ?? -1),
                           Int64(habitWeek ?? -1), Int64(habitDays ?? -1)]
+        k += (habitEach ?? []).map(Int64.init)
+        k.append(-3)
         k += petName.unicodeScalars.map { Int64($0.value) }
         k.append(-1)
         for c in challenges.sorted(by: { $0.challenge < $1.challenge }) {

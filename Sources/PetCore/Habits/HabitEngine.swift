@@ -188,6 +188,7 @@ extension Engine {
             }
             state.habits.order.removeAll { $0 == id }
             state.habits.checks.remove(id)
+            state.habits.checkedDays?[id] = nil
         case let .checked(item, day):
             if state.habits.checksDay != day { state.habits.checks = []; state.habits.checksDay = day }
             state.habits.checks.insert(item)
@@ -196,6 +197,15 @@ extension Engine {
         case .dayScored(let s):
             state.habits.counter = s.counter
             state.habits.lastScore = s
+            if state.habits.checksDay == s.day {
+                var kept = state.habits.checkedDays ?? [:]
+                for id in state.habits.checks where state.habits.habits[id] != nil && kept[id]?.last != s.day {
+                    kept[id, default: []].append(s.day)
+                }
+                for (id, days) in kept { kept[id] = days.filter { $0 > s.day - HabitRules.keptCheckDays } }
+                kept = kept.filter { !$0.value.isEmpty }
+                state.habits.checkedDays = kept.isEmpty ? nil : kept
+            }
             if state.habits.checksDay <= s.day { state.habits.checks = []; state.habits.checksDay = s.day + 1 }
             state.stats.update(s.day) { $0.habitScore = s.points }
         case .editUnlocked(let id):

@@ -79,6 +79,8 @@ public enum HabitReminderChange: Sendable, Equatable {
 
 public enum HabitRules {
     public static let maxActive = 12
+    /// Days of each habit's checks kept (`HabitState.checkedDays`): a week and then some.
+    public static let keptCheckDays = 14
     /// Removed habits whose ids stay taken (the oldest removal is forgotten beyond this).
     public static let maxArchived = 256
     public static let textLength = 1...140
@@ -310,6 +312,10 @@ public struct HabitState: Codable, Sendable, Equatable {
     public var counter = 0
     /// The latest scored day (yesterday's score once today is open).
     public var lastScore: HabitDayScore?
+    /// The scored days each active habit was checked on, the latest `HabitRules.keptCheckDays`
+    /// days (habit id → day numbers, ascending): a circle's report shares each habit's week by its
+    /// checklist position (docs/circles.md#what-a-member-shares). nil: none yet.
+    public var checkedDays: [String: [Int]]?
     /// Evening check-in time (minute of the day), nil = off.
     public var checkinMinute: Int? = HabitRules.defaultCheckinMinute
     public var course: CourseProgress?

@@ -63,3 +63,27 @@ extension LinkService {
         return reply(c, answer)
     }
 }
+
+/// `circle.when` (docs/protocol.md#circles): read-only — the instants a proposal's `start` and
+/// `end` name, read in the device's time zone and by its clock, as every other time field of the
+/// device (`YYYY-MM-DD HH:MM`, `today HH:MM`, `+2h`, `@unix`). `circle propose` asks it first,
+/// so a proposal's window is the one the owner meant on their own device. Stores nothing.
+extension LinkService {
+    func circleWhen(_ m: CommandMessage, from c: Int, loop: LinkHost) -> [LinkFrame] {
+        let now = max(loop.now, loop.state.now)
+        var out: [String: Int64] = [:]
+        for k in ["start", "end"] {
+            guard let v = m.fields?[k] else { continue }
+            guard let text = v.fieldText, let t = TimeText.parse(text.trimmingSpaces, now: now, clock: loop.state.clock),
+                  TimeRange.contains(t) else {
+                return reply(c, ErrorMessage(id: m.id, code: ErrorCode.invalidField,
+                                             message: "invalid \(k): is not a time (use 'YYYY-MM-DD HH:MM', 'today HH:MM', 'tomorrow HH:MM', '+2h30m' or '@unixseconds')"))
+            }
+            out[k] = t.seconds
+        }
+        guard !out.isEmpty else {
+            return reply(c, ErrorMessage(id: m.id, code: ErrorCode.missingField, message: "missing start or end"))
+        }
+        return reply(c, CircleWhenMessage(id: m.id, start: out["start"], end: out["end"]))
+    }
+}

@@ -10,7 +10,7 @@ extension LinkService {
     public static let maxClientID = 48
 
     /// Commands only the link knows (the rest go to `CommandParser`).
-    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch", "circle.report", "circle.state"]
+    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch", "circle.report", "circle.state", "circle.when"]
 
     /// What a `command` message comes to before anything is stored.
     enum Prepared {
@@ -28,6 +28,7 @@ extension LinkService {
         case .answered(let frames): return frames
         case .link where m.name == "circle.report": return circleReport(m, phone: phone, from: c, loop: loop)
         case .link where m.name == "circle.state": return circleState(m, from: c, loop: loop)
+        case .link where m.name == "circle.when": return circleWhen(m, from: c, loop: loop)
         case .link: return linkCommand(m, from: c, loop: loop)
         case .domain(let command):
             let outcome: Outcome

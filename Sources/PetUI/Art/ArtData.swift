@@ -291,7 +291,9 @@ frame bg-space
 # pointed ears (pink inside) and two feet, shared by every species for now. `origin` is the point
 # between the feet (it stands on the floor there); the points say where the other layers go: `face`
 # (top-left of a face frame), `hat` (where a hat's origin sits, between the ears), `eyes` (glasses),
-# `neck` (scarf). `sleep` and `petted` lay the ears back. Poses: docs/design.md, "The pet's poses".
+# `neck` (scarf). `sleep` and `petted` lay the ears back. `breathe` is `stand` with its middle rows one
+# pixel wider each side (the belly swells; nothing else moves, so a breath is a few outline pixels on
+# the panel). Poses: docs/design.md, "The pet's poses".
 use pet
 
 frame stand

@@ -319,7 +319,7 @@ enum HomeView {
             Txt.draw(&c, String(Glyph.coin), x: left, y: 6, l.pal.coin, .large)
         }
         let cw = Txt.draw(&c, m.clock, x: 8, y: 6, l.pal.fg, .large, maxWidth: left - 16)
-        StatusStrip.draw(l, &c, m.icons, right: left - 10, left: 8 + cw + 8, y: 6, .large, ink: l.pal.fg, paper: l.pal.panel)
+        StatusStrip.draw(l, &c, m.icons, right: left - 6, left: 8 + cw + 6, y: 6, .large, ink: l.pal.fg, paper: l.pal.panel)
     }
 
     /// 240×240: status bar, speech bubble, the pet's home (with the attention bubble), name,

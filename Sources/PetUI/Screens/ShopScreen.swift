@@ -180,13 +180,54 @@ enum ItemPicture {
             return
         case nil: return
         }
-        guard let (s, f) = PetScene.art(sheet, frame, mono: mono, library: .builtIn) else { return }
-        let scale = max(1, min(box.w / max(1, f.width), box.h / max(1, f.height)))
+        guard let (s, f) = PetScene.art(sheet, frame, mono: mono, library: .builtIn), f.width > 0, f.height > 0,
+              box.w > 0, box.h > 0 else { return }
+        let paint: ArtPaint = mono ? .mono(ink: ink, paper: paper) : PetScene.paints(ctx).items
+        if f.width > box.w || f.height > box.h {
+            // Larger than the box at its own size (a bed or a rug in e-paper's 16×10, a lamp
+            // beside the OLED's pet): reduced to fit whole, never cropped.
+            var full = ArtRaster(width: f.width, height: f.height, fill: paper)
+            full.draw(f, palette: ArtColours.resolve(s, paint), dither: ArtColours.dither(s, paint), x: f.origin.x, y: f.origin.y)
+            let small = reduced(full, toFit: box, paper: paper)
+            small.blit(into: &c, x: box.x + (box.w - small.width) / 2, y: box.y + (box.h - small.height) / 2, scale: 1, clip: box)
+            return
+        }
+        let scale = max(1, min(box.w / f.width, box.h / f.height))
         let rw = box.w / scale, rh = box.h / scale
         var raster = ArtRaster(width: rw, height: rh, fill: paper)
-        let paint: ArtPaint = mono ? .mono(ink: ink, paper: paper) : PetScene.paints(ctx).items
         raster.draw(f, palette: ArtColours.resolve(s, paint), dither: ArtColours.dither(s, paint),
                     x: (rw - f.width) / 2 + f.origin.x, y: (rh - f.height) / 2 + f.origin.y)
         raster.blit(into: &c, x: box.x + (box.w - rw * scale) / 2, y: box.y + (box.h - rh * scale) / 2, scale: scale, clip: box)
+    }
+
+    /// `art` shrunk by one factor in both directions to the largest size inside `box`: each pixel
+    /// takes the commonest colour other than `paper` among the art pixels it covers where at
+    /// least half of them have one, else paper (so a dithered shelf stays grey-ish instead of a
+    /// black block).
+    static func reduced(_ art: ArtRaster, toFit box: Rect, paper: RGB565) -> ArtRaster {
+        let sw = art.width, sh = art.height
+        // The factor as a fraction: the tighter of box/art in each direction.
+        let (num, den) = box.w * sh <= box.h * sw ? (box.w, sw) : (box.h, sh)
+        let dw = max(1, min(box.w, sw * num / den)), dh = max(1, min(box.h, sh * num / den))
+        var out = ArtRaster(width: dw, height: dh, fill: paper)
+        var counts: [UInt16: Int] = [:]
+        for dy in 0..<dh {
+            let y0 = dy * sh / dh, y1 = max(y0 + 1, (dy + 1) * sh / dh)
+            for dx in 0..<dw {
+                let x0 = dx * sw / dw, x1 = max(x0 + 1, (dx + 1) * sw / dw)
+                counts.removeAll(keepingCapacity: true)
+                for y in y0..<y1 {
+                    for x in x0..<x1 where art.pixels[y * sw + x] != paper.raw { counts[art.pixels[y * sw + x], default: 0] += 1 }
+                }
+                // Ink where at least half the pixels covered are (the commonest colour; between
+                // equals the lower value, so the same art always gives the same pixels).
+                let inked = counts.values.reduce(0, +)
+                if 2 * inked >= (y1 - y0) * (x1 - x0),
+                   let best = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) {
+                    out.pixels[dy * dw + dx] = best.key
+                }
+            }
+        }
+        return out
     }
 }

@@ -74,9 +74,12 @@ enum StatusStrip {
         let k = f == .large ? 2 : 1
         // Blank columns between icons (docs/design.md, "The icon set"), so a phone and a moon, or
         // a muted speaker and the pause bars, never read as one shape.
-        // Two blank columns where every icon fits that way, else one and a half.
+        // Two blank columns where every icon fits that way, else one and a half, else one (every
+        // icon on at once on the 240×240: the link, the moon, the muted speaker, the bars and the
+        // battery still all show).
         let total = icons.reduce(0) { $0 + width($1, f) }
-        let gap = total + 4 * k * max(0, icons.count - 1) <= right - left ? 4 * k : 3 * k
+        let gaps = max(0, icons.count - 1)
+        let gap = [4 * k, 3 * k].first { total + $0 * gaps <= right - left } ?? 2 * k
         let top = y + (f.height - 8 * k) / 2
         var x = right
         for icon in icons.reversed() {

@@ -16,3 +16,19 @@ public struct CircleReportMessage: Codable, Sendable, Equatable {
         self.id = id; self.circle = circle; self.report = report
     }
 }
+
+/// `circle.when` (device → client): the answer to the link command `circle.when` — the instants
+/// the device reads a proposal's `start` and `end` as (`YYYY-MM-DD HH:MM`, `today HH:MM`, `+2h`,
+/// `@unix`), in its own time zone and by its own clock (docs/protocol.md#circles). Read-only.
+public struct CircleWhenMessage: Codable, Sendable, Equatable {
+    public static let type = "circle.when"
+    public var type = CircleWhenMessage.type
+    public var id: String?
+    /// Unix seconds; absent when the field was not asked.
+    public var start: Int64?
+    public var end: Int64?
+
+    public init(id: String?, start: Int64?, end: Int64?) {
+        self.id = id; self.start = start; self.end = end
+    }
+}
