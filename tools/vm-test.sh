@@ -26,7 +26,7 @@
 #              (.build-kernel-loop/kit-arm64: the kernel, gpio-sim/vfb/hci_vhci/kloop modules cross-built for it, a
 #              trixie arm64 userland); deskpet and deskpet-hwtest cross-built as tools/build-deb.sh --arch arm64
 #              builds them (release, in tools/cross/chroot.sh's chroot). MODE: hardware, daemon, ble, selftest,
-#              installed (the arm64 package, tools/build-deb.sh --arch arm64, installed with apt into a Debian 13 arm64
+#              installed [DEB] (the arm64 package, tools/build-deb.sh --arch arm64's unless DEB, installed with apt into a Debian 13 arm64
 #              minbase root made with mmdebstrap (cached next to the kit), booted from an ext4 image with systemd as
 #              init on the kit's kernel; guest-installed.sh's steps, as amd64), or a SCRIPT. Needs root (the chroot)
 #              and: apt-get install qemu-system-arm debootstrap (installed also: mmdebstrap qemu-user-static
@@ -74,9 +74,12 @@ if [ "$ARCH" = arm64 ]; then
     case "$what" in hardware) set -- "$BIN/deskpet-hwtest" "$@" ;; installed) ;; *) set -- "$BIN" "$@" ;; esac
   fi
   if [ "$what" = installed ]; then
-    # The package (release, Swift runtime linked in; what the chroot build above left is reused), the same
-    # binaries as a newer version for the upgrade step.
-    DEB=$("$ROOT/tools/build-deb.sh" --arch arm64 --out "$ROOT/.build/deb" | tail -n1) || exit 1
+    # The package (release, Swift runtime linked in; what the chroot build above left is reused) unless one is
+    # given (`installed DEB`: the one tools/build-deb.sh --arch arm64 just made), and the same binaries as a
+    # newer version for the upgrade step.
+    DEB=${1:-}
+    [ -n "$DEB" ] || DEB=$("$ROOT/tools/build-deb.sh" --arch arm64 --out "$ROOT/.build/deb" | tail -n1) || exit 1
+    [ -f "$DEB" ] || { echo "vm-test: no such package: $DEB" >&2; exit 2; }
     DEB2=$(DESKPET_DEB_FAST=1 DESKPET_DEB_VERSION="$(dpkg-deb -f "$DEB" Version)+upgrade1" "$ROOT/tools/build-deb.sh" --arch arm64 \
       --no-build --out "$ROOT/.build/deb-upgrade" | tail -n1) || exit 1
   fi

@@ -103,15 +103,15 @@ chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninterac
   apt-get install -y --no-install-recommends "/tmp/$(basename "$DEB")" > "$RESULTS/chroot-install.log" 2>&1 \
   || { cat "$RESULTS/chroot-install.log" >&2; die "apt-get install of the package failed in the chroot" 1; }
 rm -f "$R/tmp/$(basename "$DEB")"
-umount "$R/dev/pts" 2>/dev/null || true; umount "$R/dev" "$R/proc"
 
 # The pet's journal, seeded (as the owner's phone would have) with a task whose title is personal text.
 TITLE="Call Dr Quill about KLOOP-7731"
 if [ "$ARCH" = amd64 ]; then "$SEED" seed-journal "$R/var/lib/deskpet" "$TITLE" >&2 || die "seed-journal failed" 1
-else   # the arm64 tool runs in the root (its libraries; qemu-user), then goes
+else   # the arm64 tool runs in the root (its libraries; qemu-user; /proc mounted: Swift reads its arguments there)
   cp "$SEED" "$R/tmp/kloop-seed" && chroot "$R" /tmp/kloop-seed seed-journal /var/lib/deskpet "$TITLE" >&2 || die "seed-journal failed" 1
   rm -f "$R/tmp/kloop-seed"
 fi
+umount "$R/dev/pts" 2>/dev/null || true; umount "$R/dev" "$R/proc"
 owner=$(chroot "$R" id -u deskpet):$(chroot "$R" id -g deskpet)
 chown -R "$owner" "$R/var/lib/deskpet"; chmod 0700 "$R/var/lib/deskpet"; chmod 0600 "$R/var/lib/deskpet/"*
 
