@@ -180,39 +180,27 @@ public enum CircleBroker {
         return ls.joined(separator: "\n") + "\n"
     }
 
-    /// Replaces the file at `path` with `bytes` atomically: a temporary file beside it (O_EXCL),
-    /// the old file's owner and mode (a new file: this process's, `newMode`), every write checked,
-    /// fsync, rename, fsync of the folder. A failure (a full disk) leaves the old file as it was
-    /// and no temporary file behind. A symbolic link or anything but a regular file is refused
+    /// Replaces the file at `path` with `bytes` atomically (PetIO's `writeFile`: a temporary file
+    /// beside it, every write checked, fsync, rename, fsync of the folder), with the old file's owner
+    /// and mode (a new file: this process's, `newMode`). A failure (a full disk) leaves the old file
+    /// as it was and no temporary file behind. A symbolic link or anything but a regular file is refused
     /// (renaming over a link would replace the link, not the file the broker reads).
     public static func replace(_ path: String, _ bytes: [UInt8], newMode: mode_t = 0o600, calls: FileWriteCalls = .system) throws(FileError) {
         var st = stat()
         var mode = newMode
-        var owner: (uid_t, gid_t)?
+        var owner: (uid: uid_t, gid: gid_t)?
         if lstat(path, &st) == 0 {
             guard st.st_mode & S_IFMT == S_IFREG else { throw FileError(path: path, message: "is not a regular file (a link or a folder): give the file itself") }
             mode = st.st_mode & 0o7777
-            owner = (st.st_uid, st.st_gid)
+            owner = (uid: st.st_uid, gid: st.st_gid)
         } else if errno != ENOENT {
             let e = errno; throw FileError(path: path, message: "cannot stat (\(errnoText(e)))", code: e)
         }
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let tmp = (folder.isEmpty ? "" : folder) + "/.circle-\(getpid())-\(path.split(separator: "/").last ?? "file")"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { let e = errno; throw FileError(path: path, message: "cannot create a file beside it (\(errnoText(e)))", code: e) }
-        var failure: (String, Int32)?
-        if let (u, g) = owner, fchown(fd, u, g) != 0 { failure = ("cannot give the new file the old one's owner", errno) }
-        if failure == nil, fchmod(fd, mode) != 0 { failure = ("cannot set its mode", errno) }
-        if failure == nil { let e = writeAll(fd, bytes, calls: calls); if e != 0 { failure = ("write failed", e) } }
-        if failure == nil, calls.fsync(fd) != 0 { failure = ("fsync failed", errno) }
-        if calls.close(fd) != 0, failure == nil { failure = ("close failed", errno) }
-        if failure == nil, calls.rename(tmp, path) != 0 { failure = ("cannot rename into place", errno) }
-        if let (what, e) = failure {
-            unlink(tmp)
-            throw FileError(path: path, message: "\(what) (\(errnoText(e))); the file is as it was", code: e)
+        do {
+            try writeFile(path, bytes, mode: mode, owner: owner, calls: calls)
+        } catch {
+            throw FileError(path: path, message: "\(error.message); the file is as it was", code: error.code)
         }
-        let dfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { _ = calls.fsync(dfd); close(dfd) }
     }
 }
 

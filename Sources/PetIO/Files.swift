@@ -78,8 +78,11 @@ public func folderOf(_ path: String) -> String {
 /// Writes `bytes` to `path` atomically with `mode` permissions (default 0600: most of what
 /// DeskPet writes is the owner's personal data): a temporary file in the same folder, every write
 /// checked, fsync, close checked, rename over `path`, fsync of the folder. Any failure is a
-/// `FileError` (the target is then unchanged and the temporary file removed).
+/// `FileError` (the target is then unchanged and the temporary file removed). With `owner`, the
+/// new file is given that user and group before it is renamed into place (a file another program
+/// reads, such as a broker's ACL, keeps its owner).
 public func writeFile(_ path: String, _ bytes: [UInt8], mode: mode_t = FileModes.personalFile,
+                      owner: (uid: uid_t, gid: gid_t)? = nil,
                       calls: FileWriteCalls = .system) throws(FileError) {
     let folder = folderOf(path)
     let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -89,7 +92,7 @@ public func writeFile(_ path: String, _ bytes: [UInt8], mode: mode_t = FileModes
     var tmp = ""
     for attempt in 0..<8 {
         tmp = "\(folder)/.\(name).tmp-\(getpid())-\(ts.tv_nsec)-\(attempt)"
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         if fd >= 0 || errno != EEXIST { break }
     }
     guard fd >= 0 else {
@@ -97,7 +100,8 @@ public func writeFile(_ path: String, _ bytes: [UInt8], mode: mode_t = FileModes
         throw FileError(path: path, message: "cannot create file (\(errnoText(e)))", code: e)
     }
     var failure: (String, Int32)?
-    if fchmod(fd, mode) != 0 { failure = ("cannot set its mode", errno) }   // the umask must not loosen it
+    if let owner, fchown(fd, owner.uid, owner.gid) != 0 { failure = ("cannot give the new file the old one's owner", errno) }
+    if failure == nil, fchmod(fd, mode) != 0 { failure = ("cannot set its mode", errno) }   // the umask must not loosen it
     if failure == nil {
         let e = writeAll(fd, bytes, calls: calls)
         if e != 0 { failure = ("write failed", e) }
