@@ -92,7 +92,7 @@ final class TimeRangeTests: XCTestCase {
         // The edges themselves are accepted.
         h.ok("task.create", ["task": "late", "title": "T", "due": "@\(TimeRange.latest.seconds)"])
         // A command whose own time is outside the range is refused by decide (naming `at`) and
-        // changes nothing; its instants are checked by reflection too (a field the parser never saw).
+        // changes nothing; its instants are checked too, as the core lists them (a field the parser never saw).
         for s in [Int64.max, Int64.min, TimeRange.latest.seconds + 1] {
             let c = Command(id: "far-\(s)", at: Instant(s), action: .petThePet)
             XCTAssertThrowsError(try h.engine.decide(c)) { e in XCTAssertEqual((e as? DomainError)?.refusal, .field("at")) }

@@ -202,15 +202,9 @@ public struct Engine: Sendable {
     /// naming the field (`at` for the command's own time). Call it before `advance(to: command.at)`.
     public static func checkRange(_ command: Command) throws(DomainError) {
         try TimeRange.check(command.at, field: "at")
-        switch command.action {
-        case .deleteTask, .duplicateTask, .startTask, .completeTask, .uncompleteTask, .silenceReminder, .addCategory,
-             .renameCategory, .deleteCategory, .setTimeZone, .setDayStart, .setQuietHours, .pause, .resume, .renamePet,
-             .setPetTraits, .petThePet:
-            // Payloads of strings, integers and a closed enum: no instant to look for (the reflective
-            // walk below costs more than the rest of a button's command).
-            return
-        default:
-            try TimeRange.checkAll(in: command.action)
+        // The action's instants as the core lists them (ActionInstants.swift), in field order.
+        for i in command.action.instants where !TimeRange.contains(i.instant) {
+            try TimeRange.check(i.instant, field: i.fieldName)
         }
     }
 

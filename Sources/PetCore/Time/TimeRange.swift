@@ -44,55 +44,6 @@ public enum TimeRange {
 
     /// Milliseconds of a valid instant (exact; saturating outside the range).
     public static func milliseconds(_ t: Instant) -> Int64 { t.seconds.saturatingMultiplied(by: 1000) }
-
-    /// Standard-library types whose values never hold an instant (scalars, strings, and optionals,
-    /// arrays, sets and dictionaries of them): `checkAll` passes them without reflecting on them.
-    /// Only types that cannot change to hold one belong here (not the core's own types).
-    static let plainTypes: Set<ObjectIdentifier> = {
-        var types: [Any.Type] = [String.self, Substring.self, Character.self, Bool.self, Double.self, Float.self,
-                                 Int.self, Int8.self, Int16.self, Int32.self, Int64.self,
-                                 UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self]
-        types += [String?.self, Character?.self, Bool?.self, Double?.self, Float?.self,
-                  Int?.self, Int8?.self, Int16?.self, Int32?.self, Int64?.self,
-                  UInt?.self, UInt8?.self, UInt16?.self, UInt32?.self, UInt64?.self]
-        types += [[String].self, [Bool].self, [Double].self, [Int].self, [Int64].self, [UInt8].self,
-                  [String]?.self, [Int]?.self, [Int64]?.self, [UInt8]?.self,
-                  Set<String>.self, Set<Int>.self, Set<String>?.self, Set<Int>?.self,
-                  [String: String].self, [String: Int].self, [String: Bool].self, [String: Double].self,
-                  [String: String]?.self, [String: Int]?.self]
-        return Set(types.map { ObjectIdentifier($0) })
-    }()
-
-    /// Every instant inside a value (a command's action, an event), found by reflection, with the
-    /// field name it is stored under (`due`, `reminders[1]`, `start`): the first one outside the
-    /// range throws, naming its field. A new field of type `Instant` is checked without being listed.
-    public static func checkAll(in value: Any, field: String = "") throws(DomainError) {
-        // A string, a number or a collection of them holds no instant whatever its value: no
-        // reflection (a mirror costs tens of thousands of instructions, most of a command's check).
-        if plainTypes.contains(ObjectIdentifier(type(of: value))) { return }
-        if let t = value as? Instant { try check(t, field: field.isEmpty ? "at" : field); return }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .collection || mirror.displayStyle == .set {
-            for (i, child) in mirror.children.enumerated() { try checkAll(in: child.value, field: "\(field)[\(i)]") }
-            return
-        }
-        if mirror.displayStyle == .dictionary {
-            for child in mirror.children {
-                let pair = Mirror(reflecting: child.value).children.map(\.value)
-                if pair.count == 2 { try checkAll(in: pair[1], field: "\(field)[\(pair[0])]") }
-            }
-            return
-        }
-        for child in mirror.children {
-            var name = field
-            switch mirror.displayStyle {
-            case .struct?, .class?: name = child.label ?? field
-            case .tuple?: if let l = child.label, !l.hasPrefix(".") { name = l }
-            default: break   // an enum's payload or an optional's value keeps the field's name
-            }
-            try checkAll(in: child.value, field: name)
-        }
-    }
 }
 
 extension Int64 {
