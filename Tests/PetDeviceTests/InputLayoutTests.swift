@@ -7,6 +7,26 @@ import PetUI
 final class InputLayoutTests: XCTestCase {
     // MARK: - The maps, byte for byte (docs/navigation.md shows the same tables)
 
+    /// The recognizer keeps each key's state at the key's place in `Button.allCases`: every key has
+    /// its own place, and a long press of each is reported on its own, in that order.
+    func testTheRecognizerKeepsEveryKeyApart() {
+        XCTAssertEqual(Button.allCases.map { GestureRecognizer.ButtonStates.index($0) }, Array(Button.allCases.indices))
+        var g = GestureRecognizer()
+        for (i, b) in Button.allCases.enumerated() {
+            // C while A is held is the A+C chord, not a tap.
+            XCTAssertEqual(g.edge(b, pressed: true, ns: UInt64(i) * 1_000_000_000), [b == .c ? .chordAC : .tap(b)])
+        }
+        XCTAssertEqual(g.buttons.values.filter(\.down).count, Button.allCases.count)
+        // Every key but A and C held long enough is a long press, reported once; A and C held 3 s
+        // are the held chord.
+        let late = UInt64(Button.allCases.count) * 1_000_000_000
+        XCTAssertEqual(g.poll(ns: late), [.chordHeld] + Button.allCases.filter { $0 != .a && $0 != .c }.map { .longPress($0) })
+        XCTAssertEqual(g.poll(ns: late + 1), [])
+        XCTAssertNil(g.nextDeadline(), "nothing is left to report")
+        XCTAssertEqual(g.edge(.d, pressed: false, ns: late + 2), [])
+        XCTAssertEqual(g.buttons.values.filter(\.down).count, Button.allCases.count - 1)
+    }
+
     func testThreeButtonTable() {
         XCTAssertEqual(InputLayout.threeButtons.table, """
         tap A -> previous

@@ -49,7 +49,34 @@ public struct GestureRecognizer: Sendable {
         /// The level a bounce within the debounce window left, and when (nil: none differs from `down`).
         var heldBack: (pressed: Bool, ns: UInt64)?
     }
-    var buttons: [Button: ButtonState] = [:]
+    /// Each key's state, at its place in `Button.allCases` (nil: never seen): a fixed list, not a
+    /// dictionary, so a poll hashes nothing and allocates nothing.
+    struct ButtonStates {
+        static let order: [Button] = Button.allCases
+        var slots: [ButtonState?] = Array(repeating: nil, count: ButtonStates.order.count)
+        static func index(_ b: Button) -> Int {
+            switch b {
+            case .a: 0
+            case .b: 1
+            case .c: 2
+            case .d: 3
+            case .up: 4
+            case .down: 5
+            case .left: 6
+            case .right: 7
+            case .centre: 8
+            }
+        }
+        subscript(_ b: Button) -> ButtonState? {
+            get { slots[Self.index(b)] }
+            set { slots[Self.index(b)] = newValue }
+        }
+        /// The states of the keys seen so far, in `Button.allCases` order.
+        var values: LazyMapSequence<LazyFilterSequence<[ButtonState?]>, ButtonState> {
+            slots.lazy.filter { $0 != nil }.map { $0! }
+        }
+    }
+    var buttons = ButtonStates()
 
     public init(debounceMs: Int = 30) { debounceNs = UInt64(max(0, debounceMs)) * 1_000_000 }
 
@@ -111,15 +138,15 @@ public struct GestureRecognizer: Sendable {
     /// Reports long presses that have now been held long enough. Applies first the levels bounces left whose debounce window has passed.
     public mutating func poll(ns: UInt64) -> [Gesture] {
         var out: [Gesture] = []
-        for b in Button.allCases where buttons[b]?.heldBack != nil { out += settle(b, at: ns) }
+        for (i, b) in ButtonStates.order.enumerated() where buttons.slots[i]?.heldBack != nil { out += settle(b, at: ns) }
         if let since = chordSince, !chordHeldReported, ns &- since >= chordHoldNs {
             chordHeldReported = true
             out.append(.chordHeld)
         }
-        for b in Button.allCases {
-            guard var s = buttons[b], s.down, !s.longReported, !s.inChord, ns &- s.pressedAt >= longPressNs else { continue }
+        for (i, b) in ButtonStates.order.enumerated() {
+            guard var s = buttons.slots[i], s.down, !s.longReported, !s.inChord, ns &- s.pressedAt >= longPressNs else { continue }
             s.longReported = true
-            buttons[b] = s
+            buttons.slots[i] = s
             out.append(.longPress(b))
         }
         return out
@@ -143,12 +170,11 @@ public struct GestureRecognizer: Sendable {
     /// When `poll` next needs to run (a long press or the 3-second chord may become due, or a level
     /// a bounce left be applied).
     public func nextDeadline() -> UInt64? {
-        var deadlines = Button.allCases.compactMap { b -> UInt64? in
-            guard let s = buttons[b], s.down, !s.longReported, !s.inChord else { return nil }
-            return s.pressedAt + longPressNs
-        }
-        for s in buttons.values where s.heldBack != nil { if let last = s.lastEdge { deadlines.append(last &+ debounceNs) } }
-        if let since = chordSince, !chordHeldReported { deadlines.append(since + chordHoldNs) }
-        return deadlines.min()
+        var best: UInt64?
+        func consider(_ d: UInt64) { best = min(best ?? d, d) }
+        for case let s? in buttons.slots where s.down && !s.longReported && !s.inChord { consider(s.pressedAt + longPressNs) }
+        for case let s? in buttons.slots where s.heldBack != nil { if let last = s.lastEdge { consider(last &+ debounceNs) } }
+        if let since = chordSince, !chordHeldReported { consider(since + chordHoldNs) }
+        return best
     }
 }
