@@ -124,11 +124,11 @@ press() {
   [ "$gap" = - ] || [ $gap -gt 300 ] || stalled "the kernel stamped $1 $gap ms after its last release: a double tap"
   nap 0.4
 }
-# double B: a tap, 50 ms after its release's stamp another (the second press ≥ 80 ms after the release in the
-# kernel's stamps; it must be within 300 ms).
+# double B: a tap, and as soon as its release is stamped another (the second press ≥ 30 ms after the release in
+# the kernel's stamps, its own debounce; it must be within 300 ms).
 double() {
   local down gap
-  edge $1 down || return 1; nap 0.05; edge $1 up || return 1; down=$STAMP; nap 0.05
+  edge $1 down || return 1; nap 0.05; edge $1 up || return 1; down=$STAMP
   edge $1 down || return 1; gap=$(( (STAMP - down) / 1000 )); nap 0.05; edge $1 up || return 1; LAST_UP[$1]=$STAMP
   keys_note "$1 double: second press ${gap} ms after the first release"
   [ $gap -le 300 ] || stalled "the kernel stamped the double tap's second press $gap ms after the first release: two taps"
