@@ -28,9 +28,26 @@ final class LiveCircle {
     init(entry: CircleEntry, mqtt: MQTTClient) { self.entry = entry; self.mqtt = mqtt; sync = CircleSync(entry: entry) }
 }
 
+/// A circle's live connection, started (the library connects and reconnects); nil with a message
+/// when the client cannot be made.
+func liveCircle(_ e: CircleEntry, config: BridgeConfig) -> Result<LiveCircle, BridgeError> {
+    var c: BridgeConfig
+    do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { return .failure(error) }
+    c.username = e.member
+    c.caFile = config.caFile
+    c.clientID = "deskpet-circle-run-\(e.circle)-\(e.member)"
+    do {
+        let m = try MQTTClient(config: c, password: e.password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10)
+        if let note = try m.start(keepalive: 30) { say("circle \(e.circle): mqtt: " + note) }
+        return .success(LiveCircle(entry: e, mqtt: m))
+    } catch { return .failure(error) }
+}
+
+/// How often `circle run` asks the device for joins asked from the phone (`circle.join.pending`).
+let joinPollMs: Int64 = 2000
+
 @MainActor
 func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEntry], interval: Int) -> Never {
-    guard !circles.isEmpty else { fail("no circles joined (deskpet-bridge circle join INVITE)", 2) }
     let pairing: BridgeState.Pairing
     do {
         guard let p = try state.pairing() else { fail("not paired: run 'deskpet-bridge pair' first", 5) }
@@ -38,24 +55,16 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
     } catch { fail(error.description, 1) }
     let address: LinkAddress
     do { address = try LinkAddress.parse(config.link) } catch { fail("link = \(config.link): \(error)", 2) }
-    var lives: [LiveCircle] = []
-    for e in circles {
-        var c: BridgeConfig
-        do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { fail(error.description, 2) }
-        c.username = e.member
-        c.caFile = config.caFile
-        c.clientID = "deskpet-circle-run-\(e.circle)-\(e.member)"
-        do {
-            let m = try MQTTClient(config: c, password: e.password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10)
-            lives.append(LiveCircle(entry: e, mqtt: m))
-        } catch { fail(error.description, 1) }
-    }
     signal(SIGINT, onSignal)
     signal(SIGTERM, onSignal)
-    for l in lives {
-        do { if let note = try l.mqtt.start(keepalive: 30) { say("circle \(l.entry.circle): mqtt: " + note) } } catch { fail(error.description, 1) }
+    var lives: [LiveCircle] = []
+    for e in circles {
+        switch liveCircle(e, config: config) {
+        case .success(let l): lives.append(l)
+        case .failure(let err): fail("circle \(e.circle): \(err)", 1)
+        }
     }
-    say("running \(lives.count) circle(s)")
+    say("running \(lives.count) circle(s)\(lives.isEmpty ? "; waiting for joins from the phone" : "")")
     var link: LinkClient?
     var linkRetryMs: Int64 = 0
     var counter = 0
@@ -104,6 +113,59 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
             l.shown = text
             print("circle \(e.circle): \(text)")
             fflush(nil)
+        }
+    }
+
+    var joinsDueMs: Int64 = 0
+
+    /// The joins asked from the phone (docs/circles.md#joining-from-the-phone): each performed as
+    /// `circle join` does it, its outcome reported; a circle joined runs from now on. The invite
+    /// and the passwords are never logged (the reasons never carry them).
+    func performJoins(_ c: LinkClient) throws(LinkClientError) {
+        let qid = nextID()
+        try c.send(["type": .string("command"), "id": .string(qid), "name": .string("circle.join.pending")])
+        var pending: [CircleJoinPendingMessage.Pending] = []
+        while true {
+            let o = try c.waitFor(["circle.join.pending", "error"])
+            guard o["id"]?.fieldText == qid else { continue }
+            guard o["type"]?.fieldText == "circle.join.pending", case .array(let items)? = o["joins"] else {
+                say("the device refused circle.join.pending: \(o["code"]?.fieldText ?? "?")"); return
+            }
+            for case .object(let j) in items {
+                guard let join = j["join"]?.fieldText, let invite = j["invite"]?.fieldText else { continue }
+                pending.append(.init(join: join, invite: invite, share: j["share"]?.fieldText ?? "none",
+                                     screenGoal: Int(j["screen_goal"]?.fieldText ?? "0") ?? 0))
+            }
+            break
+        }
+        for p in pending {
+            let outcome: Result<CircleEntry, CircleJoinError>
+            if let parsed = try? CircleInvite.parse(p.invite), let held = lives.first(where: { $0.entry.circle == parsed.circle }),
+               held.entry.member == parsed.member {
+                // Performed already (its result was lost with the link): not joined a second time.
+                outcome = .success(held.entry)
+            } else {
+                outcome = performJoin(invite: p.invite, share: p.share, screenGoal: p.screenGoal, config: config, state: state, link: c, id: nextID())
+            }
+            var fields = ["join": p.join]
+            switch outcome {
+            case .success(let e):
+                fields["outcome"] = "joined"
+                if !lives.contains(where: { $0.entry.circle == e.circle }) {
+                    switch liveCircle(e, config: config) {
+                    case .success(let l): lives.append(l); say("circle \(e.circle): joined as \(e.member) (asked from the phone); running \(lives.count) circle(s)")
+                    case .failure(let err): say("circle \(e.circle): joined, but its connection could not be made (\(err)); it runs after a restart")
+                    }
+                }
+            case .failure(let err):
+                fields["outcome"] = "refused"
+                fields["reason"] = err.reason(limit: CircleJoinError.maxReason)
+                say("a join asked from the phone was refused: \(err.reason(limit: CircleJoinError.maxReason))")
+            }
+            switch try c.command(QueuedCommand(id: nextID(), name: "circle.join.result", fields: fields)) {
+            case .reply: break
+            case .refused(let code, _): say("the device refused circle.join.result: \(code)")
+            }
         }
     }
 
@@ -159,6 +221,10 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
             // Whatever the device journals (a task done, a day closed, a settlement) may change the report.
             while let o = try c.next(waitMs: 0) {
                 if o["type"]?.fieldText == "event" { for l in lives { l.dueMs = min(l.dueMs, now + 1000) } }
+            }
+            if now >= joinsDueMs {
+                joinsDueMs = now + joinPollMs
+                try performJoins(c)
             }
             for l in lives where l.connected && now >= l.dueMs {
                 l.dueMs = now + Int64(interval) * 1000
