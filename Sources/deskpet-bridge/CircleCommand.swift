@@ -200,10 +200,22 @@ func circleMain(_ args: [String]) -> Never {
     case "join":
         guard positional.count == 2 else { fail("circle join needs the invite", 2) }
         // Nothing is joined unless every step works (CircleJoiner): a failure leaves circles.json as it was.
-        let c = device()
         let share = opts["share"] ?? "none"
         guard let goal = Int(opts["screen-goal"] ?? "0") else { fail(CircleJoinError.badScreenGoal.description, 2) }
-        switch performJoin(invite: positional[1], share: share, screenGoal: goal, config: config, state: state, link: c, id: "cj-\(Int64(time(nil)))-\(getpid())") {
+        // The device is reached once the broker took the invite's credential (a used invite is
+        // refused before the device is touched, even by a bridge not paired yet).
+        var c: LinkClient?
+        let connect = { () -> Result<LinkClient, CircleJoinError> in
+            if let c { return .success(c) }
+            do {
+                guard let p = try state.pairing() else { return .failure(.device("not paired: run 'deskpet-bridge pair' first")) }
+                let client = try LinkClient(address: try LinkAddress.parse(config.link), timeoutSeconds: 20)
+                try client.hello(token: p.token, client: "deskpet-bridge \(DeskPetVersion.string) circle")
+                c = client
+                return .success(client)
+            } catch { return .failure(.device("\(error)")) }
+        }
+        switch performJoin(invite: positional[1], share: share, screenGoal: goal, config: config, state: state, link: connect, id: "cj-\(Int64(time(nil)))-\(getpid())") {
         case .success(let e):
             print("joined \(e.circle) as \(e.member); sharing \(share); the member's own password waits for the broker's owner (circle admit)")
             exit(0)
@@ -301,11 +313,11 @@ func circleMain(_ args: [String]) -> Never {
 }
 
 /// `circle join`, for the CLI and for `circle run` (a join asked from the phone): `CircleJoiner`'s
-/// steps with this bridge's broker exchange, its device link (`link`, paired already) and its
+/// steps with this bridge's broker exchange, its device link (`link`: connected when first needed) and its
 /// circles.json (read again here, so a circle another command added meanwhile stays). Never
 /// exits; never prints the invite or a password.
-func performJoin(invite: String, share: String, screenGoal: Int, config: BridgeConfig, state: BridgeState, link: LinkClient,
-                 id: String) -> Result<CircleEntry, CircleJoinError> {
+func performJoin(invite: String, share: String, screenGoal: Int, config: BridgeConfig, state: BridgeState,
+                 link: () -> Result<LinkClient, CircleJoinError>, id: String) -> Result<CircleEntry, CircleJoinError> {
     let list: [CircleEntry]
     do { list = try state.circles() } catch { return .failure(.state("\(error)")) }
     var n = 0
@@ -314,8 +326,13 @@ func performJoin(invite: String, share: String, screenGoal: Int, config: BridgeC
         broker: { e, publish in circleTry(e, config: config, publish: publish, collect: false, topics: []).map { _ in () } },
         device: { name, fields in
             n += 1
+            let client: LinkClient
+            switch link() {
+            case .success(let l): client = l
+            case .failure(let e): return .failure(e)
+            }
             do {
-                switch try link.command(QueuedCommand(id: "\(id)-\(n)", name: name, fields: fields)) {
+                switch try client.command(QueuedCommand(id: "\(id)-\(n)", name: name, fields: fields)) {
                 case .reply: return .success(())
                 case .refused(let code, _): return .failure(.deviceRefused(circle: fields["circle"] ?? "?", code: code))
                 }
@@ -381,7 +398,9 @@ func circleTry(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8
         if connected && pending.isEmpty && (!collect || BridgeRunner.nowMs() - quietSince > 1000) { break }
     }
     mqtt.stop()
-    guard connected else { return .failure(.unreachable("no answer within 10 s" + (note.map { " (\($0))" } ?? ""))) }
+    // The library would go on retrying; this exchange does not.
+    let why = note.map { " (" + ($0.hasSuffix("; retrying") ? String($0.dropLast("; retrying".count)) : $0) + ")" } ?? ""
+    guard connected else { return .failure(.unreachable("no answer within 10 s" + why)) }
     guard pending.isEmpty else { return .failure(.unreachable("the broker did not acknowledge the publish within 10 s")) }
     return .success(got)
 }

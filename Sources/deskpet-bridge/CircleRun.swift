@@ -15,10 +15,16 @@ import PetWire
 /// changed), then the finals, the leaderboard and the settlements handed to the device.
 final class LiveCircle {
     var entry: CircleEntry
-    let mqtt: MQTTClient
+    var mqtt: MQTTClient
+    /// Connected with the invite's credential: the member's own password is not admitted yet
+    /// (docs/circles.md#the-one-time-credential); the own password is tried again at `ownRetryMs`.
+    var viaInvite = false
+    var ownRetryMs: Int64 = .max
     var sync: CircleSync
     var connected = false
     var refusedLogged = false
+    /// "waiting to be admitted" said already.
+    var waitLogged = false
     /// The last report published, without its counter and time (nil: publish at the next round).
     var published: [UInt8]?
     /// When the next round is due (the first: a second after the first connection, the retained reports in).
@@ -28,20 +34,28 @@ final class LiveCircle {
     init(entry: CircleEntry, mqtt: MQTTClient) { self.entry = entry; self.mqtt = mqtt; sync = CircleSync(entry: entry) }
 }
 
-/// A circle's live connection, started (the library connects and reconnects); nil with a message
-/// when the client cannot be made.
-func liveCircle(_ e: CircleEntry, config: BridgeConfig) -> Result<LiveCircle, BridgeError> {
+/// A circle's MQTT client as its member with `password`, started (the library connects and
+/// reconnects).
+func circleClient(_ e: CircleEntry, password: String, config: BridgeConfig) -> Result<MQTTClient, BridgeError> {
     var c: BridgeConfig
     do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { return .failure(error) }
     c.username = e.member
     c.caFile = config.caFile
     c.clientID = "deskpet-circle-run-\(e.circle)-\(e.member)"
     do {
-        let m = try MQTTClient(config: c, password: e.password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10)
+        let m = try MQTTClient(config: c, password: password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10)
         if let note = try m.start(keepalive: 30) { say("circle \(e.circle): mqtt: " + note) }
-        return .success(LiveCircle(entry: e, mqtt: m))
+        return .success(m)
     } catch { return .failure(error) }
 }
+
+/// A circle's live connection, with the member's own password.
+func liveCircle(_ e: CircleEntry, config: BridgeConfig) -> Result<LiveCircle, BridgeError> {
+    circleClient(e, password: e.password, config: config).map { LiveCircle(entry: e, mqtt: $0) }
+}
+
+/// While a member waits to be admitted, how often its own password is tried again (ms).
+let ownPasswordRetryMs: Int64 = 15_000
 
 /// How often `circle run` asks the device for joins asked from the phone (`circle.join.pending`).
 let joinPollMs: Int64 = 2000
@@ -145,7 +159,7 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                 // Performed already (its result was lost with the link): not joined a second time.
                 outcome = .success(held.entry)
             } else {
-                outcome = performJoin(invite: p.invite, share: p.share, screenGoal: p.screenGoal, config: config, state: state, link: c, id: nextID())
+                outcome = performJoin(invite: p.invite, share: p.share, screenGoal: p.screenGoal, config: config, state: state, link: { .success(c) }, id: nextID())
             }
             var fields = ["join": p.join]
             switch outcome {
@@ -176,6 +190,17 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
         for l in lives {
             for ev in l.mqtt.drain() {
                 switch ev {
+                case let .connected(rc, _) where rc != 0 && l.entry.invitePassword != nil && !l.viaInvite:
+                    // Joined, its own password not admitted yet: the invite's credential until then
+                    // (as circle sync does), the own password tried again every 15 s.
+                    if !l.waitLogged { say("circle \(l.entry.circle): not admitted yet with the member's own password (\(MQTTClient.connackText(rc))); the invite's credential is used until the broker's owner runs circle admit") }
+                    l.waitLogged = true
+                    switch circleClient(l.entry, password: l.entry.invitePassword ?? "", config: config) {
+                    case .success(let m):
+                        l.mqtt.stop(); l.mqtt = m; l.viaInvite = true; l.connected = false
+                        l.ownRetryMs = now + ownPasswordRetryMs
+                    case .failure(let err): say("circle \(l.entry.circle): \(err)")
+                    }
                 case let .connected(rc, _) where rc != 0:
                     say("circle \(l.entry.circle): the broker refused the connection: \(MQTTClient.connackText(rc))")
                 case .connected:
@@ -184,7 +209,7 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                         say("circle \(l.entry.circle): mqtt: \(err)")
                     }
                     l.published = nil   // the broker may have lost the retained report: publish it again
-                    if l.entry.invitePassword != nil {   // admitted: the invite's credential is retired
+                    if l.entry.invitePassword != nil && !l.viaInvite {   // admitted: the invite's credential is retired
                         _ = l.mqtt.publish(topic: l.entry.joinTopic, payload: [], retain: true)
                         do {
                             var list = try state.circles()
@@ -192,9 +217,10 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                             try state.saveCircles(list)
                         } catch { say("circle \(l.entry.circle): \(error)") }
                         l.entry.invitePassword = nil
+                        say("circle \(l.entry.circle): admitted with the member's own password; the invite's credential is retired")
                     }
                     l.dueMs = min(l.dueMs, now + 1000)
-                    say("circle \(l.entry.circle): connected to the broker")
+                    say("circle \(l.entry.circle): connected to the broker\(l.viaInvite ? " with the invite's credential" : "")")
                 case .disconnected(let rc):
                     if l.connected && rc != 0 { say("circle \(l.entry.circle): the broker went away; reconnecting") }
                     l.connected = false
@@ -203,6 +229,13 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                     l.dueMs = min(l.dueMs, now + 500)
                 default: break
                 }
+            }
+        }
+        for l in lives where l.viaInvite && now >= l.ownRetryMs {
+            // Admitted meanwhile? The own password again (refused: back to the invite's, above).
+            switch circleClient(l.entry, password: l.entry.password, config: config) {
+            case .success(let m): l.mqtt.stop(); l.mqtt = m; l.viaInvite = false; l.connected = false; l.ownRetryMs = .max
+            case .failure(let err): say("circle \(l.entry.circle): \(err)"); l.ownRetryMs = now + ownPasswordRetryMs
             }
         }
         if link == nil && now >= linkRetryMs {
