@@ -143,7 +143,12 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
             let o = try c.waitFor(["circle.join.pending", "error"])
             guard o["id"]?.fieldText == qid else { continue }
             guard o["type"]?.fieldText == "circle.join.pending", case .array(let items)? = o["joins"] else {
-                say("the device refused circle.join.pending: \(o["code"]?.fieldText ?? "?")"); return
+                let code = o["code"]?.fieldText ?? "?"
+                if code == ErrorCode.unknownCommand {   // a device older than joining from the phone: not asked again
+                    joinsDueMs = .max
+                    say("the device does not know circle.join.pending (an older DeskPet): joins from the phone are not performed")
+                } else { say("the device refused circle.join.pending: \(code)") }
+                return
             }
             for case .object(let j) in items {
                 guard let join = j["join"]?.fieldText, let invite = j["invite"]?.fieldText else { continue }
@@ -243,6 +248,7 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                 let c = try LinkClient(address: address, timeoutSeconds: 20)
                 try c.hello(token: pairing.token, client: "deskpet-bridge \(DeskPetVersion.string) circle run")
                 link = c
+                joinsDueMs = now   // a device updated meanwhile may know circle.join.pending now
                 for l in lives where l.connected { l.dueMs = min(l.dueMs, now + 1000) }
             } catch {
                 say("device link: \(error); retrying in 5 s")
@@ -257,7 +263,7 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
             }
             if now >= joinsDueMs {
                 joinsDueMs = now + joinPollMs
-                try performJoins(c)
+                try performJoins(c)   // may set joinsDueMs to .max (a device that cannot)
             }
             for l in lives where l.connected && now >= l.dueMs {
                 l.dueMs = now + Int64(interval) * 1000
