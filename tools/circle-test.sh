@@ -8,8 +8,11 @@
 # judging its own member; two settle and the third, offline at the close (its clock behind), settles
 # later with the same settlement; coins conserved; leaving clears the member's retained report; a
 # course leader's account (reads the circle, writes none of it) runs `circle report`: the three
-# members listed, the CSV one row each, the charts valid PNGs (pngcheck).
-# Bounded: every wait has a deadline; about a minute after the build.
+# members listed, the CSV one row each, the charts valid PNGs (pngcheck); joining from the phone: a
+# fourth simulator's phone sends circle.join.request, its bridge's `circle run` (started with no
+# circle) performs it — a used invite and an absent broker refused with their reasons — and the new
+# member reaches the others' leaderboards without a restart.
+# Bounded: every wait has a deadline; about two minutes after the build.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$ROOT"
@@ -18,7 +21,7 @@ OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "circle-test: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -272,6 +275,85 @@ b0=$(standing 0 bob2)
 dev 1 task.create task=r2 title=Run > /dev/null; dev 1 task.complete task=r2 > /dev/null
 bob2_up() { [ "$(standing 0 bob2)" -gt "$b0" ]; }
 check "after the broker came back, a task done on bob2's device reaches ana1's" until_ok 30 bob2_up
+
+# --- Joining from the phone (docs/circles.md#joining-from-the-phone): a fourth DeskPet whose
+# bridge runs `circle run` with no circle at all; its owner's phone (another paired client, as the
+# companion is) sends `circle.join.request`; the run loop performs the join as `circle join` does
+# and reports it; the device's circle.state shows it joined; the broker's owner admits the member
+# and it reaches the others' leaderboards. A used invite and an unreachable broker are refused
+# with their reasons and change nothing. The invite is never in a log.
+"$SIM" --web 0 --data "$W/pet3" --link "unix:$W/link3.sock" > "$W/sim3.log" 2>&1 &
+PIDS+=($!)
+until_ok 60 test -S "$W/link3.sock" || { echo "simulator 3 did not start"; cat "$W/sim3.log"; exit 1; }
+printf 'broker = mqtt://127.0.0.1:%s\nlink = unix:%s\nstate_dir = %s\n' "$PORT" "$W/link3.sock" "$W/bridge3" > "$W/bridge3.conf"
+pair_with 3
+# The phone pairs with the code the device shows (tools/deskpet_link.py: the protocol's second client).
+before=$(grep -c 'pairing code' "$W/sim3.log" || true)
+rm -f "$W/code.fifo"; mkfifo "$W/code.fifo"
+python3 tools/deskpet_link.py --unix "$W/link3.sock" --token-file "$W/phone3.token" pair --name "Dan's phone" < "$W/code.fifo" > "$W/phone-pair.log" 2>&1 &
+ppid=$!
+exec 9> "$W/code.fifo"
+until_ok 20 sh -c "[ \$(grep -c 'pairing code' '$W/sim3.log' || true) -gt $before ]" || { echo "no pairing code for the phone"; exit 1; }
+grep 'pairing code' "$W/sim3.log" | tail -1 | grep -o '[0-9]\{6\}' >&9
+exec 9>&-
+wait $ppid || { cat "$W/phone-pair.log"; exit 1; }
+# phone NAME k=v...: a link command from dan4's phone; prints the device's answer (whatever its type).
+phone() {
+  python3 - "$W/link3.sock" "$W/phone3.token" "$@" <<'PY'
+import json, sys, time
+sys.path.insert(0, 'tools')
+from deskpet_link import Link, _fields, _token_load
+sock, tok, name, *kv = sys.argv[1:]
+link = Link.connect(unix=sock, timeout=20)
+link.hello(token=_token_load(tok), client='circle-test phone')
+cid = f'ph-{time.time_ns()}'
+msg = {'type': 'command', 'id': cid, 'name': name}
+if kv:
+    msg['fields'] = _fields(kv)
+link.send(msg)
+m, _ = link.wait_for(lambda m: m.get('id') == cid and m.get('type') != 'event', keep=False)
+print(json.dumps(m, sort_keys=True))
+PY
+}
+# joins: the phone's view of its join requests, "circle:status:reason" a line.
+joins() { phone circle.state | python3 -c 'import json,sys; [print("%s:%s:%s" % (j["circle"], j["status"], j.get("reason", ""))) for j in json.loads(sys.stdin.read())["joins"]]'; }
+clock 3 $((SETTLE + 7200))
+dev 3 task.create task=j1 title="Secret join" > /dev/null; dev 3 task.complete task=j1 > /dev/null
+"$BRIDGE" --config "$W/bridge3.conf" circle run --interval 120 > "$W/run3.log" 2>&1 & RUNS+=($!); PIDS+=($!)
+check "circle run starts with no circle, waiting for joins from the phone" until_ok 15 grep -q "running 0 circle(s); waiting for joins from the phone" "$W/run3.log"
+USED=$(head -1 "$W/invite-bob2.txt")
+GHOST=$("$BRIDGE" circle invite --broker "mqtt://127.0.0.1:$(free_port)" --prefix deskpet-circles/ghosts --circle ghosts --member dan4 | head -1)
+DAN=$(head -1 "$W/invite-dan4.txt")
+phone circle.join.request "invite=dpc1.not-an-invite" share=all > "$W/join-bad.json" || true
+check "a damaged invite is refused by the device, naming what is wrong" grep -q '"code": "invalid_field".*invalid invite' "$W/join-bad.json"
+phone circle.join.request "invite=$USED" share=all > "$W/join-used.json"
+phone circle.join.request "invite=$GHOST" share=none > "$W/join-ghost.json"
+check "the phone's requests are taken (circle.join.requested)" sh -c "grep -q '\"type\": \"circle.join.requested\"' '$W/join-used.json' && grep -q '\"circle\": \"ghosts\"' '$W/join-ghost.json'"
+refused_both() { joins > "$W/joins1.txt"; grep -q "^friends:refused:.*used already or removed" "$W/joins1.txt" && grep -q "^ghosts:refused:.*unreachable" "$W/joins1.txt"; }
+check "a used invite and an unreachable broker: refused, with their reasons" until_ok 40 refused_both
+cat "$W/joins1.txt"
+check "a failed join changes nothing: no circle on the bridge or the device" sh -c "! grep -q '\"circle\"' '$W/bridge3/circles.json' 2>/dev/null && [ \$(sqlite3 -readonly '$W/pet3/deskpet.db' \"select count(*) from events where type='circle.joined'\") = 0 ]"
+phone circle.join.request "invite=$DAN" share=all > "$W/join-dan.json"
+joined() { joins > "$W/joins2.txt"; grep -q "^friends:joined:" "$W/joins2.txt"; }
+check "the run loop performed the phone's join: the device shows it joined" until_ok 30 joined
+check "the bridge keeps the circle, the device joined it" sh -c "grep -q dan4 '$W/bridge3/circles.json' && [ \$(sqlite3 -readonly '$W/pet3/deskpet.db' \"select count(*) from events where type='circle.joined'\") = 1 ]"
+rejoin_refused() { phone circle.join.request "invite=$DAN" share=all | grep -q '"code": "already_exists"'; }
+check "a circle joined already: another request is refused by the device" rejoin_refused
+# Before the broker's owner admits dan4, its run loop uses the invite's credential (as circle sync does).
+dan4_ranked() { [ "$(standing 0 dan4)" -ge 0 ] && [ "$(standing 2 dan4)" -ge 0 ]; }
+t=$SECONDS
+check "dan4, joined from the phone, is on ana1's and cid3's leaderboards without a restart" until_ok 60 dan4_ranked
+echo "  (in about $((SECONDS - t)) s)"
+check "dan4's run loop waits to be admitted with the invite's credential" grep -q "circle friends: connected to the broker with the invite's credential" "$W/run3.log"
+"$BRIDGE" circle admit --passwd "$W/passwd" --broker "mqtt://127.0.0.1:$PORT" --prefix "$P" --user course_leader \
+  --password-file "$W/leader.pw" --pid "${PIDS[0]}" > "$W/admit2.log" 2>&1 || true
+check "the broker's owner admitted dan4" grep -q "^admitted dan4:" "$W/admit2.log"
+retired() { grep -q "circle friends: admitted with the member's own password" "$W/run3.log" && ! grep -q invitePassword "$W/bridge3/circles.json"; }
+check "dan4's run loop moves to its own password and forgets the invite's credential" until_ok 40 retired
+dan4_sees() { [ "$(standing 3 ana1)" -ge 0 ]; }
+check "and dan4's device shows the others" until_ok 20 dan4_sees
+no_invite() { ! grep -rqF -e "$DAN" -e "$USED" -e "$GHOST" -e "$(invpw dan4)" -e "$(invpw bob2)" "$W"/run*.log "$W"/sim*.log "$W"/pet3/deskpet.db* "$W/mosquitto2.log"; }
+check "no invite or invite credential in a log or the device's journal" no_invite
 for p in "${RUNS[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
 check "the run loops stopped cleanly" sh -c "grep -q stopped '$W/run0.log' && grep -q stopped '$W/run2.log'"
 settled_once() { [ "$(settlement 0)" = "$s0" ] && [ "$(settlement 1)" = "$s0" ] && [ "$(settlement 2)" = "$s0" ]; }

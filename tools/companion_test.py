@@ -18,8 +18,9 @@ Parts:
          circle.standing with hostile pet names, two challenges accepted, the virtual clock moved
          past one's end with time.set, the other member's final, the settlement): the Circles page's
          leaderboards, ranks, challenges, settlement and consent, the ranks the device's Circle screen
-         shows (opened with the simulator's keys, B going to the next circle), the join command from
-         a pasted invite, contrast and zoom; screenshots circles-*.png.
+         shows (opened with the simulator's keys, B going to the next circle), joining with
+         a pasted invite sent with the Join button and followed to joined and to refused (the bridge's
+         side played over the link), contrast and zoom; screenshots circles-*.png.
 Figures are printed as JSON lines ({"figure": …}). Exit status 0 when every check passed.
 """
 import argparse, asyncio, base64, json, os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, urllib.request
@@ -660,22 +661,64 @@ async def circles(b, binary, tmp, out_dir):
         await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
         await b.screenshot(os.path.join(out_dir, 'circles-board-dark.png'))
         await set_theme(b, 'light')
-        # Joining: a pasted invite becomes the bridge's command (a damaged one is refused in words).
+        # Joining from the phone (docs/circles.md#joining-from-the-phone): the Join button sends
+        # circle.join.request; the page shows it waiting; the bridge's side (circle.join.pending,
+        # circle.join, circle.join.result — what `deskpet-bridge circle run` sends, played here over
+        # this page's own link; tools/circle-test.sh runs the real bridge on a real mosquitto)
+        # makes it joined or refused with the reason, and the page follows without a reload.
         await b.js('(document.getElementById("circle-join").open = true, true)')
         await b.fill('#invite', 'dpc1.not*an*invite')
-        await b.click('#join-make')
+        await b.click('#join-send')
         err = await b.wait('document.querySelector("#join-result .error")?.textContent', what='the refusal')
-        check('damaged' in err, f'a damaged invite is refused: {err}')
-        invite = 'dpc1.' + base64.urlsafe_b64encode(b'mqtt://127.0.0.1:1883\ndeskpet-circles/runners\nrunners\nana7\n0123456789abcdefXYZ').decode().rstrip('=')
+        check('damaged' in err, f'a damaged invite is refused on the phone: {err}')
+        secret = '0123456789abcdefXYZ'
+        def invite_of(circle, member):
+            return 'dpc1.' + base64.urlsafe_b64encode(f'mqtt://127.0.0.1:1883\ndeskpet-circles/{circle}\n{circle}\n{member}\n{secret}'.encode()).decode().rstrip('=')
+        invite = invite_of('runners', 'ana7')
         await b.fill('#invite', invite)
-        await b.click('#join-make')
-        cmdline = await b.wait('document.getElementById("join-command")?.textContent', what='the join command')
-        check(cmdline == f"deskpet-bridge circle join '{invite}' --share coins,tasks,streak,focus,challenges",
-              f'the join command: {cmdline}')
-        shown = await b.js('document.getElementById("join-result").textContent')
-        check('runners' in shown and 'ana7' in shown and '0123456789abcdefXYZ' not in shown.replace(invite, ''), 'the invite read on the phone: circle and member named, the password not shown apart from the invite')
+        await b.click('#join-send')
+        st = await b.wait('document.querySelector("#circle-joins [data-join=runners]")?.dataset.status', what='the join request shown')
+        check(st == 'waiting', f'the join is shown waiting for the bridge: {st}')
+        shown = await b.js('document.getElementById("circle-join").textContent')
+        check('ana7' in shown and secret not in shown and invite not in shown and await b.js('document.getElementById("invite").value') == '',
+              'the request names the circle and member; the invite is gone from the page once the device took it')
+        journal = sim.sql("SELECT count(*) FROM events WHERE payload LIKE '%" + secret + "%'")
+        check(journal == '0', f'the invite is not journaled: {journal}')
         await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
-        await b.js('(document.getElementById("join-result").scrollIntoView({block: "end"}), true)')
+        await b.js('(document.getElementById("circle-joins").scrollIntoView({block: "end"}), true)')
+        await b.screenshot(os.path.join(out_dir, 'circles-join-waiting.png'), origin='viewport')
+        pending = await link('circle.join.pending', {})
+        joins = pending.get('joins', []) if pending else []
+        check(len(joins) == 1 and joins[0]['invite'] == invite and set(joins[0]['share'].split(',')) == {'coins', 'challenges', 'focus', 'streak', 'tasks'},
+              f'the bridge reads the waiting join with its invite and consent: {[{k: v for k, v in j.items() if k != "invite"} for j in joins]}')
+        await cmd('circle.join', {'circle': 'runners', 'member': 'ana7', 'share': joins[0]['share'] if joins else 'none', 'screen_goal': '0'})
+        await link('circle.join.result', {'join': joins[0]['join'] if joins else '', 'outcome': 'joined'})
+        st = await b.wait('(() => { const e = document.querySelector("#circle-joins [data-join=runners]"); return e && e.dataset.status !== "waiting" && e.dataset.status; })()',
+                          what='the join performed', timeout=10)
+        check(st == 'joined', f'the page follows the join to joined without a reload: {st}')
+        tabs = await b.wait('(() => { const t = [...document.querySelectorAll("[data-circle]")].map(e => e.textContent); return t.includes("runners") && t; })()', what='the new circle', timeout=10)
+        check(tabs == ['book-club', 'friends', 'runners'], f'the circle joined is offered: {tabs}')
+        # A refused join: the bridge's reason shown as it gave it.
+        await b.js('(document.getElementById("circle-join").open = true, true)')
+        await b.fill('#invite', invite_of('walkers', 'ana8'))
+        await b.click('#join-send')
+        await b.wait('document.querySelector("#circle-joins [data-join=walkers]")?.dataset.status === "waiting"', what='the second join waiting')
+        pending = await link('circle.join.pending', {})
+        jid = [j['join'] for j in pending.get('joins', [])] if pending else []
+        reason = "the broker mqtt://127.0.0.1:1883 refused the invite's credential for circle walkers (Connection Refused: not authorised.): it was used already or removed; ask for a new invite"
+        await link('circle.join.result', {'join': jid[0] if jid else '', 'outcome': 'refused', 'reason': reason})
+        got = await b.wait('(() => { const e = document.querySelector("#circle-joins [data-join=walkers]"); return e && e.dataset.status === "refused" && e.querySelector(".reason").textContent; })()',
+                           what='the refusal shown', timeout=10)
+        check(got == 'refused: ' + reason, f'a refused join shows the bridge\'s reason: {got}')
+        again = await b.js('(async () => { try { await deskpet.ctl.linkCommand("circle.join.request", {invite: ' + json.dumps(invite) + ', share: "all"}); return "taken"; } catch (e) { return e.code; } })()')
+        check(again == 'already_exists', f'a circle joined already is refused by the device: {again}')
+        for theme in ('light', 'dark'):
+            await set_theme(b, theme); await asyncio.sleep(0.2)
+            r = await b.js(CONTRAST_JS)
+            check(not r['bad'], f'contrast ≥ 4.5:1, the joins ({theme})' + (f', failing {r["bad"][:4]}' if r['bad'] else ''))
+        await set_theme(b, 'light')
+        await b.js('(document.querySelectorAll(".toast").forEach(t => t.remove()), true)')
+        await b.js('(document.getElementById("circle-joins").scrollIntoView({block: "end"}), true)')
         await b.screenshot(os.path.join(out_dir, 'circles-join.png'), origin='viewport')
         # 200 % zoom: nothing needs sideways scrolling.
         await b.viewport(195, 422, 2)

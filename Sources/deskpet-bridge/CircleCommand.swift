@@ -29,7 +29,9 @@ Usage:
   deskpet-bridge circle run [--interval SECONDS]   keep every joined circle in step until
         SIGTERM/SIGINT: a round (as sync) whenever a member's report or proposal arrives or the
         device journals something, and every SECONDS (default 300); survives the broker going
-        away (reconnects, publishes the report again) and the device restarting
+        away (reconnects, publishes the report again) and the device restarting; performs the
+        joins asked from the phone (circle.join.pending, every 2 s) as circle join does, reports
+        each outcome to the device, and runs a circle joined so at once (it may start with none)
   deskpet-bridge circle propose ID --goal tasks:N|habit|focus:M|screen:M --start TIME --end TIME
         --stake COINS [--challenge ID]   propose a challenge to the circle: accepted on this device
         first (its stake held), then published for the others. TIME: the device's forms, read in
@@ -163,7 +165,9 @@ func circleMain(_ args: [String]) -> Never {
     func exchange(_ e: CircleEntry, publish: [(String, [UInt8])], collect: Bool) -> [(String, [UInt8])] {
         guard let invitePassword = e.invitePassword else { return circleExchange(e, config: config, publish: publish, collect: collect) }
         let topics = ["\(e.prefix)/+/report", "\(e.prefix)/+/challenge/+"]
-        if case .success(let got) = circleTry(e, config: config, publish: publish + [(e.joinTopic, [])], collect: collect, topics: topics) {
+        let own = circleTry(e, config: config, publish: publish + [(e.joinTopic, [])], collect: collect, topics: topics)
+        if case .failure(.unreachable(let why)) = own { fail("the broker \(e.broker): \(why)", 1) }
+        if case .success(let got) = own {
             if let k = list.firstIndex(where: { $0.circle == e.circle }) {
                 list[k].invitePassword = nil
                 do { try state.saveCircles(list) } catch { fail(error.description, 1) }
@@ -195,37 +199,28 @@ func circleMain(_ args: [String]) -> Never {
         exit(0)
     case "join":
         guard positional.count == 2 else { fail("circle join needs the invite", 2) }
-        let invite: CircleInvite
-        do { invite = try CircleInvite.parse(positional[1]) } catch { fail(error.description, 2) }
+        // Nothing is joined unless every step works (CircleJoiner): a failure leaves circles.json as it was.
         let share = opts["share"] ?? "none"
-        guard CircleShare.parse(share) != nil else { fail("--share: all, none or a list of \(CircleShare.allCases.map(\.rawValue).joined(separator: ","))", 2) }
-        guard let goal = Int(opts["screen-goal"] ?? "0"), (0...1440).contains(goal) else { fail("--screen-goal: 0–1440 minutes", 2) }
-        guard list.first(where: { $0.circle == invite.circle && $0.member != invite.member }) == nil else {
-            fail("circle \(invite.circle) is joined as another member: leave it first", 1)
+        guard let goal = Int(opts["screen-goal"] ?? "0") else { fail(CircleJoinError.badScreenGoal.description, 2) }
+        // The device is reached once the broker took the invite's credential (a used invite is
+        // refused before the device is touched, even by a bridge not paired yet).
+        var c: LinkClient?
+        let connect = { () -> Result<LinkClient, CircleJoinError> in
+            if let c { return .success(c) }
+            do {
+                guard let p = try state.pairing() else { return .failure(.device("not paired: run 'deskpet-bridge pair' first")) }
+                let client = try LinkClient(address: try LinkAddress.parse(config.link), timeoutSeconds: 20)
+                try client.hello(token: p.token, client: "deskpet-bridge \(DeskPetVersion.string) circle")
+                c = client
+                return .success(client)
+            } catch { return .failure(.device("\(error)")) }
         }
-        // The member's own password, made here; its hash goes to the broker's owner as the join
-        // request, sent with the invite's credential (which must work: an invite already used
-        // or removed is refused here, before the device joins).
-        var newEntry = CircleEntry(invite: invite, share: share, screenGoal: goal)
-        let request: String
-        do {
-            newEntry.password = try CircleInvite.newPassword()
-            request = CirclePassword.hash(newEntry.password, salt: try SystemRandom().bytes(12))
-        } catch { fail("no random bytes: \(error)", 1) }
-        newEntry.invitePassword = invite.password
-        let viaInvite = CircleEntry(invite: invite, share: share, screenGoal: goal)
-        if case .failure(let r) = circleTry(viaInvite, config: config, publish: [(viaInvite.joinTopic, Array(request.utf8))], collect: false, topics: []) {
-            fail("the broker refused the invite's credential (\(r.text)): it was used already or removed; ask for a new invite", 1)
+        switch performJoin(invite: positional[1], share: share, screenGoal: goal, config: config, state: state, link: connect, id: "cj-\(Int64(time(nil)))-\(getpid())") {
+        case .success(let e):
+            print("joined \(e.circle) as \(e.member); sharing \(share); the member's own password waits for the broker's owner (circle admit)")
+            exit(0)
+        case .failure(let err): fail(err.description, err.exitStatus)
         }
-        let c = device()
-        let r = command(c, "circle.join", ["circle": invite.circle, "member": invite.member, "share": share, "screen_goal": "\(goal)"],
-                        id: "cj-\(invite.circle)-\(Int64(time(nil)))")
-        guard r.ok else { fail("the device refused to join: \(r.code ?? "?")", 1) }
-        list.removeAll { $0.circle == invite.circle }
-        list.append(newEntry)
-        do { try state.saveCircles(list) } catch { fail(error.description, 1) }
-        print("joined \(invite.circle) as \(invite.member); sharing \(share); the member's own password waits for the broker's owner (circle admit)")
-        exit(0)
     case "sync", "leave":
         guard positional.count == 2 else { fail("circle \(sub) needs the circle's id", 2) }
         let e = entry(positional[1])
@@ -317,29 +312,64 @@ func circleMain(_ args: [String]) -> Never {
     }
 }
 
+/// `circle join`, for the CLI and for `circle run` (a join asked from the phone): `CircleJoiner`'s
+/// steps with this bridge's broker exchange, its device link (`link`: connected when first needed) and its
+/// circles.json (read again here, so a circle another command added meanwhile stays). Never
+/// exits; never prints the invite or a password.
+func performJoin(invite: String, share: String, screenGoal: Int, config: BridgeConfig, state: BridgeState,
+                 link: () -> Result<LinkClient, CircleJoinError>, id: String) -> Result<CircleEntry, CircleJoinError> {
+    let list: [CircleEntry]
+    do { list = try state.circles() } catch { return .failure(.state("\(error)")) }
+    var n = 0
+    let result = CircleJoiner.join(
+        invite: invite, share: share, screenGoal: screenGoal, circles: list, random: SystemRandom(),
+        broker: { e, publish in circleTry(e, config: config, publish: publish, collect: false, topics: []).map { _ in () } },
+        device: { name, fields in
+            n += 1
+            let client: LinkClient
+            switch link() {
+            case .success(let l): client = l
+            case .failure(let e): return .failure(e)
+            }
+            do {
+                switch try client.command(QueuedCommand(id: "\(id)-\(n)", name: name, fields: fields)) {
+                case .reply: return .success(())
+                case .refused(let code, _): return .failure(.deviceRefused(circle: fields["circle"] ?? "?", code: code))
+                }
+            } catch { return .failure(.device("\(error)")) }
+        },
+        save: { l in
+            do { try state.saveCircles(l); return .success(()) } catch { return .failure(.state("\(error)")) }
+        })
+    return result.map { $0.entry }
+}
+
 /// Connects to the circle's broker as the member, publishes `publish` (retained, in order), and
 /// (with `collect`) reads the circle's retained reports until none came for a second (at most 10 s).
 func circleExchange(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8])], collect: Bool) -> [(String, [UInt8])] {
     switch circleTry(e, config: config, publish: publish, collect: collect, topics: ["\(e.prefix)/+/report", "\(e.prefix)/+/challenge/+"]) {
     case .success(let got): return got
-    case .failure(let refusal): fail("the broker refused the connection: \(refusal.text)", 1)
+    case .failure(.refused(let why)): fail("the broker refused the connection: \(why)", 1)
+    case .failure(.unreachable(let why)): fail("the broker \(e.broker): \(why)", 1)
     }
 }
 
-struct BrokerRefusal: Error { let text: String }
-
-/// `circleExchange` that returns the broker's refusal of the credential instead of failing.
+/// Connects to the circle's broker as `e.member` with `e.password`, publishes `publish` (retained,
+/// in order; each acknowledged) and, with `collect`, reads `topics`' retained messages until none
+/// came for a second. At most 10 s. Never exits: the broker's refusal of the credential, or no
+/// answer, comes back typed (`circle join` from `circle run` goes on after either).
 func circleTry(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8])], collect: Bool,
-               topics: [String]) -> Result<[(String, [UInt8])], BrokerRefusal> {
+               topics: [String]) -> Result<[(String, [UInt8])], CircleBrokerProblem> {
     var c: BridgeConfig
-    do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { fail(error.description, 2) }
+    do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { return .failure(.unreachable(error.description)) }
     c.username = e.member
     c.caFile = config.caFile
     c.clientID = "deskpet-circle-\(e.circle)-\(e.member)"
     let mqtt: MQTTClient
     do { mqtt = try MQTTClient(config: c, password: e.password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10) }
-    catch { fail(error.description, 1) }
-    do { if let note = try mqtt.start(keepalive: 30) { say("mqtt: " + note) } } catch { fail(error.description, 1) }
+    catch { return .failure(.unreachable(error.description)) }
+    var note: String?
+    do { note = try mqtt.start(keepalive: 30) } catch { return .failure(.unreachable(error.description)) }
     var got: [(String, [UInt8])] = []
     var pending: Set<Int32> = []
     var connected = false
@@ -350,15 +380,16 @@ func circleTry(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8
         _ = poll(&p, 1, 200)
         for ev in mqtt.drain() {
             switch ev {
-            case let .connected(rc, _) where rc != 0: mqtt.stop(); return .failure(BrokerRefusal(text: MQTTClient.connackText(rc)))
+            case let .connected(rc, _) where rc != 0: mqtt.stop(); return .failure(.refused(MQTTClient.connackText(rc)))
             case .connected where !connected:
                 connected = true
                 quietSince = BridgeRunner.nowMs()
                 for (t, payload) in publish {
                     let (mid, err) = mqtt.publish(topic: t, payload: payload, retain: true)
-                    if let mid { pending.insert(mid) } else { fail("mqtt: publish failed: \(err ?? "?")", 1) }
+                    guard let mid else { mqtt.stop(); return .failure(.unreachable("publish failed: \(err ?? "?")")) }
+                    pending.insert(mid)
                 }
-                if collect, let err = mqtt.subscribe(topics, qos: 0) { fail("mqtt: \(err)", 1) }
+                if collect, let err = mqtt.subscribe(topics, qos: 0) { mqtt.stop(); return .failure(.unreachable(err)) }
             case .published(let mid): pending.remove(mid)
             case let .message(t, payload, _): got.append((t, payload)); quietSince = BridgeRunner.nowMs()
             default: break
@@ -367,7 +398,10 @@ func circleTry(_ e: CircleEntry, config: BridgeConfig, publish: [(String, [UInt8
         if connected && pending.isEmpty && (!collect || BridgeRunner.nowMs() - quietSince > 1000) { break }
     }
     mqtt.stop()
-    guard connected && pending.isEmpty else { fail("the broker \(e.broker) did not answer within 10 s", 1) }
+    // The library would go on retrying; this exchange does not.
+    let why = note.map { " (" + ($0.hasSuffix("; retrying") ? String($0.dropLast("; retrying".count)) : $0) + ")" } ?? ""
+    guard connected else { return .failure(.unreachable("no answer within 10 s" + why)) }
+    guard pending.isEmpty else { return .failure(.unreachable("the broker did not acknowledge the publish within 10 s")) }
     return .success(got)
 }
 

@@ -15,10 +15,16 @@ import PetWire
 /// changed), then the finals, the leaderboard and the settlements handed to the device.
 final class LiveCircle {
     var entry: CircleEntry
-    let mqtt: MQTTClient
+    var mqtt: MQTTClient
+    /// Connected with the invite's credential: the member's own password is not admitted yet
+    /// (docs/circles.md#the-one-time-credential); the own password is tried again at `ownRetryMs`.
+    var viaInvite = false
+    var ownRetryMs: Int64 = .max
     var sync: CircleSync
     var connected = false
     var refusedLogged = false
+    /// "waiting to be admitted" said already.
+    var waitLogged = false
     /// The last report published, without its counter and time (nil: publish at the next round).
     var published: [UInt8]?
     /// When the next round is due (the first: a second after the first connection, the retained reports in).
@@ -28,9 +34,34 @@ final class LiveCircle {
     init(entry: CircleEntry, mqtt: MQTTClient) { self.entry = entry; self.mqtt = mqtt; sync = CircleSync(entry: entry) }
 }
 
+/// A circle's MQTT client as its member with `password`, started (the library connects and
+/// reconnects).
+func circleClient(_ e: CircleEntry, password: String, config: BridgeConfig) -> Result<MQTTClient, BridgeError> {
+    var c: BridgeConfig
+    do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { return .failure(error) }
+    c.username = e.member
+    c.caFile = config.caFile
+    c.clientID = "deskpet-circle-run-\(e.circle)-\(e.member)"
+    do {
+        let m = try MQTTClient(config: c, password: password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10)
+        if let note = try m.start(keepalive: 30) { say("circle \(e.circle): mqtt: " + note) }
+        return .success(m)
+    } catch { return .failure(error) }
+}
+
+/// A circle's live connection, with the member's own password.
+func liveCircle(_ e: CircleEntry, config: BridgeConfig) -> Result<LiveCircle, BridgeError> {
+    circleClient(e, password: e.password, config: config).map { LiveCircle(entry: e, mqtt: $0) }
+}
+
+/// While a member waits to be admitted, how often its own password is tried again (ms).
+let ownPasswordRetryMs: Int64 = 15_000
+
+/// How often `circle run` asks the device for joins asked from the phone (`circle.join.pending`).
+let joinPollMs: Int64 = 2000
+
 @MainActor
 func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEntry], interval: Int) -> Never {
-    guard !circles.isEmpty else { fail("no circles joined (deskpet-bridge circle join INVITE)", 2) }
     let pairing: BridgeState.Pairing
     do {
         guard let p = try state.pairing() else { fail("not paired: run 'deskpet-bridge pair' first", 5) }
@@ -38,24 +69,16 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
     } catch { fail(error.description, 1) }
     let address: LinkAddress
     do { address = try LinkAddress.parse(config.link) } catch { fail("link = \(config.link): \(error)", 2) }
-    var lives: [LiveCircle] = []
-    for e in circles {
-        var c: BridgeConfig
-        do { c = try BridgeConfig.parse("broker = \(e.broker)\n", file: "circle \(e.circle)") } catch { fail(error.description, 2) }
-        c.username = e.member
-        c.caFile = config.caFile
-        c.clientID = "deskpet-circle-run-\(e.circle)-\(e.member)"
-        do {
-            let m = try MQTTClient(config: c, password: e.password, willTopic: "\(e.prefix)/\(e.member)/status", maxPayload: 16 << 10)
-            lives.append(LiveCircle(entry: e, mqtt: m))
-        } catch { fail(error.description, 1) }
-    }
     signal(SIGINT, onSignal)
     signal(SIGTERM, onSignal)
-    for l in lives {
-        do { if let note = try l.mqtt.start(keepalive: 30) { say("circle \(l.entry.circle): mqtt: " + note) } } catch { fail(error.description, 1) }
+    var lives: [LiveCircle] = []
+    for e in circles {
+        switch liveCircle(e, config: config) {
+        case .success(let l): lives.append(l)
+        case .failure(let err): fail("circle \(e.circle): \(err)", 1)
+        }
     }
-    say("running \(lives.count) circle(s)")
+    say("running \(lives.count) circle(s)\(lives.isEmpty ? "; waiting for joins from the phone" : "")")
     var link: LinkClient?
     var linkRetryMs: Int64 = 0
     var counter = 0
@@ -107,6 +130,64 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
         }
     }
 
+    var joinsDueMs: Int64 = 0
+
+    /// The joins asked from the phone (docs/circles.md#joining-from-the-phone): each performed as
+    /// `circle join` does it, its outcome reported; a circle joined runs from now on. The invite
+    /// and the passwords are never logged (the reasons never carry them).
+    func performJoins(_ c: LinkClient) throws(LinkClientError) {
+        let qid = nextID()
+        try c.send(["type": .string("command"), "id": .string(qid), "name": .string("circle.join.pending")])
+        var pending: [CircleJoinPendingMessage.Pending] = []
+        while true {
+            let o = try c.waitFor(["circle.join.pending", "error"])
+            guard o["id"]?.fieldText == qid else { continue }
+            guard o["type"]?.fieldText == "circle.join.pending", case .array(let items)? = o["joins"] else {
+                let code = o["code"]?.fieldText ?? "?"
+                if code == ErrorCode.unknownCommand {   // a device older than joining from the phone: not asked again
+                    joinsDueMs = .max
+                    say("the device does not know circle.join.pending (an older DeskPet): joins from the phone are not performed")
+                } else { say("the device refused circle.join.pending: \(code)") }
+                return
+            }
+            for case .object(let j) in items {
+                guard let join = j["join"]?.fieldText, let invite = j["invite"]?.fieldText else { continue }
+                pending.append(.init(join: join, invite: invite, share: j["share"]?.fieldText ?? "none",
+                                     screenGoal: Int(j["screen_goal"]?.fieldText ?? "0") ?? 0))
+            }
+            break
+        }
+        for p in pending {
+            let outcome: Result<CircleEntry, CircleJoinError>
+            if let parsed = try? CircleInvite.parse(p.invite), let held = lives.first(where: { $0.entry.circle == parsed.circle }),
+               held.entry.member == parsed.member {
+                // Performed already (its result was lost with the link): not joined a second time.
+                outcome = .success(held.entry)
+            } else {
+                outcome = performJoin(invite: p.invite, share: p.share, screenGoal: p.screenGoal, config: config, state: state, link: { .success(c) }, id: nextID())
+            }
+            var fields = ["join": p.join]
+            switch outcome {
+            case .success(let e):
+                fields["outcome"] = "joined"
+                if !lives.contains(where: { $0.entry.circle == e.circle }) {
+                    switch liveCircle(e, config: config) {
+                    case .success(let l): lives.append(l); say("circle \(e.circle): joined as \(e.member) (asked from the phone); running \(lives.count) circle(s)")
+                    case .failure(let err): say("circle \(e.circle): joined, but its connection could not be made (\(err)); it runs after a restart")
+                    }
+                }
+            case .failure(let err):
+                fields["outcome"] = "refused"
+                fields["reason"] = err.reason(limit: CircleJoinError.maxReason)
+                say("a join asked from the phone was refused: \(err.reason(limit: CircleJoinError.maxReason))")
+            }
+            switch try c.command(QueuedCommand(id: nextID(), name: "circle.join.result", fields: fields)) {
+            case .reply: break
+            case .refused(let code, _): say("the device refused circle.join.result: \(code)")
+            }
+        }
+    }
+
     while stopRequested == 0 {
         var fds = lives.map { pollfd(fd: $0.mqtt.wakeFD, events: Int16(POLLIN), revents: 0) }
         _ = poll(&fds, nfds_t(fds.count), 200)
@@ -114,6 +195,17 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
         for l in lives {
             for ev in l.mqtt.drain() {
                 switch ev {
+                case let .connected(rc, _) where rc != 0 && l.entry.invitePassword != nil && !l.viaInvite:
+                    // Joined, its own password not admitted yet: the invite's credential until then
+                    // (as circle sync does), the own password tried again every 15 s.
+                    if !l.waitLogged { say("circle \(l.entry.circle): not admitted yet with the member's own password (\(MQTTClient.connackText(rc))); the invite's credential is used until the broker's owner runs circle admit") }
+                    l.waitLogged = true
+                    switch circleClient(l.entry, password: l.entry.invitePassword ?? "", config: config) {
+                    case .success(let m):
+                        l.mqtt.stop(); l.mqtt = m; l.viaInvite = true; l.connected = false
+                        l.ownRetryMs = now + ownPasswordRetryMs
+                    case .failure(let err): say("circle \(l.entry.circle): \(err)")
+                    }
                 case let .connected(rc, _) where rc != 0:
                     say("circle \(l.entry.circle): the broker refused the connection: \(MQTTClient.connackText(rc))")
                 case .connected:
@@ -122,7 +214,7 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                         say("circle \(l.entry.circle): mqtt: \(err)")
                     }
                     l.published = nil   // the broker may have lost the retained report: publish it again
-                    if l.entry.invitePassword != nil {   // admitted: the invite's credential is retired
+                    if l.entry.invitePassword != nil && !l.viaInvite {   // admitted: the invite's credential is retired
                         _ = l.mqtt.publish(topic: l.entry.joinTopic, payload: [], retain: true)
                         do {
                             var list = try state.circles()
@@ -130,9 +222,10 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                             try state.saveCircles(list)
                         } catch { say("circle \(l.entry.circle): \(error)") }
                         l.entry.invitePassword = nil
+                        say("circle \(l.entry.circle): admitted with the member's own password; the invite's credential is retired")
                     }
                     l.dueMs = min(l.dueMs, now + 1000)
-                    say("circle \(l.entry.circle): connected to the broker")
+                    say("circle \(l.entry.circle): connected to the broker\(l.viaInvite ? " with the invite's credential" : "")")
                 case .disconnected(let rc):
                     if l.connected && rc != 0 { say("circle \(l.entry.circle): the broker went away; reconnecting") }
                     l.connected = false
@@ -143,11 +236,19 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                 }
             }
         }
+        for l in lives where l.viaInvite && now >= l.ownRetryMs {
+            // Admitted meanwhile? The own password again (refused: back to the invite's, above).
+            switch circleClient(l.entry, password: l.entry.password, config: config) {
+            case .success(let m): l.mqtt.stop(); l.mqtt = m; l.viaInvite = false; l.connected = false; l.ownRetryMs = .max
+            case .failure(let err): say("circle \(l.entry.circle): \(err)"); l.ownRetryMs = now + ownPasswordRetryMs
+            }
+        }
         if link == nil && now >= linkRetryMs {
             do {
                 let c = try LinkClient(address: address, timeoutSeconds: 20)
                 try c.hello(token: pairing.token, client: "deskpet-bridge \(DeskPetVersion.string) circle run")
                 link = c
+                joinsDueMs = now   // a device updated meanwhile may know circle.join.pending now
                 for l in lives where l.connected { l.dueMs = min(l.dueMs, now + 1000) }
             } catch {
                 say("device link: \(error); retrying in 5 s")
@@ -159,6 +260,10 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
             // Whatever the device journals (a task done, a day closed, a settlement) may change the report.
             while let o = try c.next(waitMs: 0) {
                 if o["type"]?.fieldText == "event" { for l in lives { l.dueMs = min(l.dueMs, now + 1000) } }
+            }
+            if now >= joinsDueMs {
+                joinsDueMs = now + joinPollMs
+                try performJoins(c)   // may set joinsDueMs to .max (a device that cannot)
             }
             for l in lives where l.connected && now >= l.dueMs {
                 l.dueMs = now + Int64(interval) * 1000

@@ -210,6 +210,35 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(g.edge(.c, pressed: true, ns: 2000 * ms), [.tap(.c)])
     }
 
+    /// Judged as of a moment before the press's own stamp (the loop read the clock, then the kernel
+    /// stamped the press, then the loop read it): the key is not held yet, no long press; a real hold
+    /// is still one. Its control: the same poll 700 ms after the stamp reports the long press.
+    func testAPollEarlierThanThePressStampIsNoLongPress() {
+        var g = GestureRecognizer()
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 1000 * ms), [.tap(.c)])
+        XCTAssertEqual(g.poll(ns: 990 * ms), [], "10 ms before the press: held for no time")
+        XCTAssertEqual(g.poll(ns: 1699 * ms), [])
+        XCTAssertEqual(g.poll(ns: 1700 * ms), [.longPress(.c)])
+        var h = GestureRecognizer()
+        _ = h.edge(.c, pressed: true, ns: 1000 * ms)
+        XCTAssertEqual(h.edge(.c, pressed: false, ns: 1120 * ms), [])
+        XCTAssertEqual(h.poll(ns: 2000 * ms), [], "a tap")
+    }
+
+    /// The same for the chord and a held-back bounce: a poll before the later stamp changes nothing.
+    func testAPollEarlierThanTheStampsChangesNothing() {
+        var g = GestureRecognizer()
+        _ = g.edge(.a, pressed: true, ns: 1000 * ms)
+        XCTAssertEqual(g.edge(.c, pressed: true, ns: 1100 * ms), [.chordAC])
+        XCTAssertEqual(g.poll(ns: 1050 * ms), [], "no 3-second chord before the chord began")
+        XCTAssertEqual(g.poll(ns: 4100 * ms), [.chordHeld])
+        var h = GestureRecognizer()
+        _ = h.edge(.b, pressed: true, ns: 1000 * ms)
+        _ = h.edge(.b, pressed: false, ns: 1020 * ms)
+        XCTAssertEqual(h.poll(ns: 990 * ms), [])
+        XCTAssertNil(h.tapSettles(.b), "the bounce's level is still held back")
+    }
+
     /// The same when the loop wakes late: a long press's deadline passed and the release is still
     /// held back: it is applied first.
     func testAHeldBackReleaseIsAppliedBeforeTheLongPressDeadline() {

@@ -12,7 +12,13 @@ check() {  # check NAME COMMAND...: run, show its output, report ok/FAIL with th
   else printf 'FAIL %-22s (status %s)\n' "$1" $rc; fails=$((fails + 1)); fi
   return $rc
 }
-waitfor() {  # waitfor SECONDS COMMAND...: poll until COMMAND succeeds
-  local n=$(( $1 * 20 )); shift
-  until "$@" 2>/dev/null; do n=$((n - 1)); [ $n -gt 0 ] || return 1; sleep 0.05; done
+# nap SECONDS: bash's own timed read on a pipe nobody writes to, not a sleep process (starting one took up
+# to a second on the emulated arm64 guest of a loaded host).
+exec {KL_NAP}<> <(:)
+nap() { read -r -t "$1" -u "$KL_NAP" || true; }
+waitfor() {  # waitfor SECONDS COMMAND...: poll until COMMAND succeeds, for at most SECONDS of the guest's clock
+  # A deadline, not a count of polls: under TCG on a loaded host each poll (a process or two) took up to a
+  # second, and "waitfor 30" counted as 600 polls took 6-10 minutes to report a failure (it looked like a hang).
+  local end=$(( ${EPOCHREALTIME/[.,]/} + $1 * 1000000 )); shift
+  until "$@" 2>/dev/null; do [ "${EPOCHREALTIME/[.,]/}" -lt $end ] || return 1; nap 0.05; done
 }

@@ -2,11 +2,13 @@
 // the link command `circle.state` (docs/protocol.md#circles) — the circles joined and what each is
 // shared, the week's and the month's leaderboards as the device holds them (the ranks its Circle
 // screen shows), the challenges with a stake held and the latest settlements — and joining: the
-// invite is read here (nothing leaves the phone) and turned into the bridge's command, since only
-// the bridge holds a circle's broker credentials (docs/circles.md#invites). Pet names are other
-// people's text: always text nodes, never HTML.
+// invite is checked here, then sent to the device with `circle.join.request`; the device holds it
+// in memory until the bridge's `circle run` performs the join (only the bridge holds a circle's
+// broker credentials) and reports it, and `circle.state`'s `joins` say waiting, joined or refused
+// with the reason (docs/circles.md#joining-from-the-phone). Pet names are other people's text:
+// always text nodes, never HTML.
 
-import { h, fmtTime, toast } from './view.mjs';
+import { h, fmtTime } from './view.mjs';
 
 export const METRICS = [
   ['coins', 'Coins earned'], ['focus', 'Focus minutes'], ['screen', 'Least screen time'], ['streak', 'Streak'],
@@ -70,12 +72,22 @@ export function parseInvite(text) {
   return { broker, prefix, circle, member, invite: t };
 }
 
-/** The bridge's command that joins with this invite and consent (the invite is only base64url: quoting is plain). */
-export function joinCommand(invite, shares, screenGoal) {
+/** The fields of `circle.join.request` for this invite, consent and daily screen-time goal. */
+export function joinFields(invite, shares, screenGoal) {
   const share = shares.length === 0 ? 'none' : shares.length === SHARES.length ? 'all' : shares.join(',');
   const goal = Math.max(0, Math.min(1440, Math.floor(Number(screenGoal) || 0)));
-  return `deskpet-bridge circle join '${invite}' --share ${share}${goal ? ` --screen-goal ${goal}` : ''}`;
+  return { invite, share, screen_goal: String(goal) };
 }
+
+/** A join request as `circle.state` lists it (never with its invite), in words. */
+export function joinStatusText(j) {
+  if (j.status === 'joined') return 'joined by the bridge: it keeps this circle in step';
+  if (j.status === 'refused') return `refused: ${j.reason || 'no reason given'}`;
+  return 'waiting for the bridge (deskpet-bridge circle run)';
+}
+
+/** How long the page waits between two looks at a join still waiting (ms). */
+export const JOIN_POLL_MS = 2000;
 
 // ---- the page ----
 
@@ -98,6 +110,7 @@ export function circlesPage(app) {
   const online = app.ctl.status === 'online' && app.ctl.session;
   if (online && c.loadedFor !== app.ctl.session && !c.loading) load(app, c.shown);
   const d = c.data;
+  watchJoins(app);
   const out = section('Circles');
   if (!d) {
     out.append(h('div', { class: 'card' }, h('p', { id: 'circles-status' },
@@ -184,14 +197,36 @@ function sharesCard(mine) {
     h('ul', { class: 'list' }, SHARES.map(([k, label]) => h('li', { 'data-share': k },
       h('span', { class: 'grow' }, label), h('span', { class: on.has(k) ? 'chip on' : 'chip' }, on.has(k) ? 'shared' : 'not shared')))),
     mine.screen_goal ? h('p', { class: 'muted' }, `Screen-time goal shared: ${mine.screen_goal} min a day.`) : null,
-    h('p', { class: 'muted' }, 'To change it: deskpet-bridge circle join with the same invite and a new --share.'));
+    h('p', { class: 'muted' }, 'To change it: deskpet-bridge circle join with the same invite and a new --share, on the bridge’s machine.'));
+}
+
+/** While a join waits for the bridge, `circle.state` is asked again every JOIN_POLL_MS (while this page shows). */
+function watchJoins(app) {
+  const c = app.circles;
+  const waiting = c.data && (c.data.joins || []).some((j) => j.status === 'waiting');
+  if (!waiting || c.joinTimer || app.ctl.status !== 'online') return;
+  c.joinTimer = setTimeout(() => {
+    c.joinTimer = null;
+    if (document.getElementById('circle-join')) load(app, c.shown);
+  }, JOIN_POLL_MS);
+}
+
+function joinsList(d) {
+  const joins = (d && d.joins) || [];
+  if (!joins.length) return null;
+  return h('ul', { class: 'list', id: 'circle-joins', 'aria-label': 'Joins asked from this phone' }, joins.map((j) => h('li', { 'data-join': j.circle, 'data-status': j.status },
+    h('span', { class: 'grow' }, 'Circle ', h('b', {}, j.circle), ` as ${j.member}`, h('br'),
+      h('span', { class: 'muted reason' }, joinStatusText(j))),
+    h('span', { class: j.status === 'joined' ? 'chip on' : j.status === 'refused' ? 'chip warn' : 'chip' },
+      j.status === 'joined' ? 'joined' : j.status === 'refused' ? 'refused' : 'waiting'))));
 }
 
 function joinCard(app) {
   const c = app.circles;
+  const online = app.ctl.status === 'online' && app.ctl.session;
   // The form's values live in memory only (the invite holds a password: never stored), so a
-  // re-render of the page keeps them.
-  const j = c.join ||= { invite: '', shares: SHARES.map(([k]) => k).filter((k) => k !== 'screen' && k !== 'course' && k !== 'habits'), goal: '0', made: false };
+  // re-render of the page keeps them; the invite is dropped once the device has taken it.
+  const j = c.join ||= { invite: '', shares: SHARES.map(([k]) => k).filter((k) => k !== 'screen' && k !== 'course' && k !== 'habits'), goal: '0', sending: false, message: null };
   const invite = h('textarea', { id: 'invite', rows: '3', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'invite-hint',
     oninput: () => { j.invite = invite.value; } });
   invite.value = j.invite;
@@ -201,33 +236,31 @@ function joinCard(app) {
   const goal = h('input', { id: 'screen-goal', type: 'number', min: '0', max: '1440', step: '1', value: j.goal, inputmode: 'numeric',
     oninput: () => { j.goal = goal.value; } });
   const result = h('div', { id: 'join-result', role: 'status' });
-  const make = () => {
+  if (j.message) result.append(h('p', { class: j.message.error ? 'error' : null, role: j.message.error ? 'alert' : null }, j.message.text));
+  const send = async () => {
     const r = parseInvite(invite.value);
-    result.replaceChildren();
-    if (r.error) { result.append(h('p', { class: 'error', role: 'alert' }, r.error)); j.made = false; return; }
+    if (r.error) { j.message = { error: true, text: r.error }; app.render(); return; }
     const shares = boxes.map((b) => b.querySelector('input')).filter((i) => i.checked).map((i) => i.value);
-    const cmd = joinCommand(r.invite, shares, goal.value);
-    const code = h('code', { id: 'join-command' }, cmd);
-    result.append(h('p', {}, 'Circle ', h('b', {}, r.circle), ` on ${r.broker} (topics ${r.prefix}/…), as member `, h('b', {}, r.member), '.'),
-      h('p', {}, 'Run this on the machine where deskpet-bridge runs (it keeps the circle’s password and tells the device):'),
-      h('pre', { class: 'cmd' }, code),
-      h('button', { type: 'button', id: 'join-copy', onclick: async () => {
-        try { await navigator.clipboard.writeText(cmd); toast('Copied.'); } catch {
-          const range = document.createRange(); range.selectNodeContents(code);
-          const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range); toast('Selected: copy it with your keyboard or menu.');
-        }
-      } }, 'Copy the command'));
-    j.made = true;
+    j.sending = true; j.message = null; app.render();
+    try {
+      const m = await app.ctl.linkCommand('circle.join.request', joinFields(r.invite, shares, goal.value));
+      j.invite = '';
+      j.message = { error: false, text: `Asked the device to join circle ${m.circle} as ${m.member}. The bridge performs it (deskpet-bridge circle run); its answer shows below.` };
+      c.loadedFor = null;
+    } catch (e) {
+      j.message = { error: true, text: `The device refused: ${e.message || e.code || String(e)}` };
+    } finally { j.sending = false; app.render(); }
   };
-  if (j.made) make();
-  const form = h('form', { onsubmit: (e) => { e.preventDefault(); make(); } },
-  h('div', { class: 'field' }, h('label', { for: 'invite' }, 'Invite'), invite,
-    h('span', { class: 'muted', id: 'invite-hint' }, 'The dpc1.… text the circle’s owner sent you. It stays on this phone.')),
-  h('fieldset', {}, h('legend', {}, 'Share with this circle'), h('div', { class: 'checks' }, boxes)),
-  h('div', { class: 'field' }, h('label', { for: 'screen-goal' }, 'Daily screen-time goal (minutes, 0: none)'), goal),
-  h('button', { class: 'primary', type: 'submit', id: 'join-make' }, 'Make the join command'), result);
-  return h('details', { class: 'card', id: 'circle-join', open: j.made || j.invite !== '' || !(c.data && c.data.circles.length) },
+  const form = h('form', { onsubmit: (e) => { e.preventDefault(); send(); } },
+    h('div', { class: 'field' }, h('label', { for: 'invite' }, 'Invite'), invite,
+      h('span', { class: 'muted', id: 'invite-hint' }, 'The dpc1.… text the circle’s owner sent you. It goes to your DeskPet only, which keeps it in memory until the bridge has used it.')),
+    h('fieldset', {}, h('legend', {}, 'Share with this circle'), h('div', { class: 'checks' }, boxes)),
+    h('div', { class: 'field' }, h('label', { for: 'screen-goal' }, 'Daily screen-time goal (minutes, 0: none)'), goal),
+    h('button', { class: 'primary', type: 'submit', id: 'join-send', disabled: !online || j.sending }, j.sending ? 'Sending…' : 'Join'),
+    online ? null : h('p', { class: 'muted' }, 'Connect to the device to join.'), result);
+  const joins = joinsList(c.data);
+  return h('details', { class: 'card', id: 'circle-join', open: Boolean(j.message || joins || j.invite !== '' || !(c.data && c.data.circles.length)) },
     h('summary', {}, 'Join a circle'),
-    h('p', { class: 'muted' }, 'Joining needs the bridge: it holds the circle’s broker password and carries the reports. The companion reads the invite and gives you the command.'),
-    form);
+    h('p', { class: 'muted' }, 'The bridge joins for your DeskPet: it holds the circle’s broker password and carries the reports. Your DeskPet passes the invite on to it.'),
+    form, joins);
 }

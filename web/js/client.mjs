@@ -50,7 +50,7 @@ export class Session {
       case 'export.part': {
         const c = this.commands.get(m.id); if (c) c.parts[m.part] = m.data; return;
       }
-      case 'circle.state':
+      case 'circle.state': case 'circle.join.requested': case 'circle.join.pending':   // link commands answered by their own message
         if (m.id !== undefined && this.commands.has(m.id)) { this.finish(m.id, m); return; }
         break;
       case 'state':

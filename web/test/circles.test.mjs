@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseInvite, joinCommand, metricValue, goalText, progressText, SHARES } from '../js/circles.mjs';
+import { parseInvite, joinFields, joinStatusText, metricValue, goalText, progressText, SHARES } from '../js/circles.mjs';
 
 const invite = (lines) => `dpc1.${Buffer.from(lines.join('\n')).toString('base64url')}`;
 const good = ['mqtts://broker.example:8883', 'deskpet-circles/friends', 'friends', 'ana1', 'Zm9vYmFyYmF6cXV4LWFiYw'];
@@ -25,12 +25,20 @@ test('damaged invites are refused naming the part', () => {
   assert.match(parseInvite(`dpc1.${Buffer.from([0xff, 0xfe, 0x0a]).toString('base64url')}`).error, /damaged/);
 });
 
-test('the join command names the consent and the goal', () => {
+test('circle.join.request carries the invite, the consent and the goal, bounded', () => {
   const t = invite(good);
-  assert.equal(joinCommand(t, [], 0), `deskpet-bridge circle join '${t}' --share none`);
-  assert.equal(joinCommand(t, SHARES.map(([k]) => k), 90), `deskpet-bridge circle join '${t}' --share all --screen-goal 90`);
-  assert.equal(joinCommand(t, ['coins', 'focus'], 5000), `deskpet-bridge circle join '${t}' --share coins,focus --screen-goal 1440`);
-  assert.equal(joinCommand(t, ['coins'], 'x'), `deskpet-bridge circle join '${t}' --share coins`);
+  assert.deepEqual(joinFields(t, [], 0), { invite: t, share: 'none', screen_goal: '0' });
+  assert.deepEqual(joinFields(t, SHARES.map(([k]) => k), 90), { invite: t, share: 'all', screen_goal: '90' });
+  assert.deepEqual(joinFields(t, ['coins', 'focus'], 5000), { invite: t, share: 'coins,focus', screen_goal: '1440' });
+  assert.deepEqual(joinFields(t, ['coins'], 'x'), { invite: t, share: 'coins', screen_goal: '0' });
+  assert.deepEqual(joinFields(t, ['coins'], -5), { invite: t, share: 'coins', screen_goal: '0' });
+});
+
+test('a join is shown waiting, joined, or refused with the bridge\'s reason', () => {
+  assert.match(joinStatusText({ circle: 'friends', member: 'ana1', status: 'waiting' }), /waiting for the bridge/);
+  assert.match(joinStatusText({ status: 'joined' }), /^joined by the bridge/);
+  assert.equal(joinStatusText({ status: 'refused', reason: 'the broker refused the invite\'s credential' }), 'refused: the broker refused the invite\'s credential');
+  assert.equal(joinStatusText({ status: 'refused' }), 'refused: no reason given');
 });
 
 test('values are written as the device writes them', () => {
@@ -45,7 +53,7 @@ test('values are written as the device writes them', () => {
   assert.equal(progressText('habit', 0), '0 days met');
 });
 
-test('circle.state is answered by its own message, matched by id, a refusal by its error', async () => {
+test('circle.state and circle.join.request are answered by their own messages, matched by id, a refusal by its error', async () => {
   const { Session } = await import('../js/client.mjs');
   const { encodeFrame, FrameDecoder } = await import('../js/frame.mjs');
   const dec = new FrameDecoder();
@@ -56,6 +64,7 @@ test('circle.state is answered by its own message, matched by id, a refusal by i
       for (const m of dec.push(bytes)) {
         const out = (x) => setTimeout(() => t.onbytes(encodeFrame(x)), 0);
         if (m.type === 'hello') out({ type: 'welcome', version: 1, paired: true, phone: 'phone-1', seq: 3 });
+        else if (m.name === 'circle.join.request') out({ type: 'circle.join.requested', id: m.id, join: 'join-0a0b', circle: 'runners', member: 'ana7' });
         else if (m.fields && m.fields.circle === 'nope') out({ type: 'error', id: m.id, code: 'not_found', message: 'no circle nope is joined' });
         else {
           out({ type: 'event', seq: 4, at: 0, kind: 'changed', event: { type: 'x' } });
@@ -70,4 +79,6 @@ test('circle.state is answered by its own message, matched by id, a refusal by i
   assert.equal(r.type, 'circle.state');
   assert.equal(r.id, 'c1');
   await assert.rejects(s.command('c2', 'circle.state', { circle: 'nope' }), (e) => e.code === 'not_found');
+  const j = await s.command('c3', 'circle.join.request', { invite: 'dpc1.x', share: 'all' });
+  assert.deepEqual([j.type, j.id, j.join], ['circle.join.requested', 'c3', 'join-0a0b']);
 });

@@ -99,7 +99,7 @@ public struct GestureRecognizer: Sendable {
     /// Applies the level a bounce left (`ButtonState.heldBack`) once the debounce window after the
     /// last accepted edge has passed at `ns`, as an edge at the bounce's own time.
     mutating func settle(_ b: Button, at ns: UInt64) -> [Gesture] {
-        guard var s = buttons[b], let held = s.heldBack, let last = s.lastEdge, ns &- last >= debounceNs else { return [] }
+        guard var s = buttons[b], let held = s.heldBack, let last = s.lastEdge, Self.elapsed(since: last, at: ns) >= debounceNs else { return [] }
         s.heldBack = nil
         buttons[b] = s
         return s.down == held.pressed ? [] : accept(b, pressed: held.pressed, ns: held.ns)
@@ -139,18 +139,25 @@ public struct GestureRecognizer: Sendable {
     public mutating func poll(ns: UInt64) -> [Gesture] {
         var out: [Gesture] = []
         for (i, b) in ButtonStates.order.enumerated() where buttons.slots[i]?.heldBack != nil { out += settle(b, at: ns) }
-        if let since = chordSince, !chordHeldReported, ns &- since >= chordHoldNs {
+        if let since = chordSince, !chordHeldReported, Self.elapsed(since: since, at: ns) >= chordHoldNs {
             chordHeldReported = true
             out.append(.chordHeld)
         }
         for (i, b) in ButtonStates.order.enumerated() {
-            guard var s = buttons.slots[i], s.down, !s.longReported, !s.inChord, ns &- s.pressedAt >= longPressNs else { continue }
+            guard var s = buttons.slots[i], s.down, !s.longReported, !s.inChord, Self.elapsed(since: s.pressedAt, at: ns) >= longPressNs else { continue }
             s.longReported = true
             buttons.slots[i] = s
             out.append(.longPress(b))
         }
         return out
     }
+
+    /// The time from `start` to `ns`; 0 when `ns` is earlier. A loop judges as of when it read its inputs
+    /// (`DeviceLoop.pollGestures(edgesReadAt:)`), and an edge the kernel stamped after that moment but
+    /// before the read can be among them: without this, the wrapped difference read as a key held for
+    /// centuries, and the tap just read became a long press at once (seen in the kernel loop, a guest
+    /// stalled between the clock read and the edge read: docs/kernel-loop.md).
+    static func elapsed(since start: UInt64, at ns: UInt64) -> UInt64 { ns >= start ? ns - start : 0 }
 
     /// When a tap of `b` is known to stay a tap (monotonic ns): the key is up and its double-tap
     /// window has passed without a second press. nil while the key is down (a long press may

@@ -57,9 +57,11 @@ extension LinkService {
             asked = text
         }
         let now = max(loop.now, loop.state.now)
-        guard let answer = CircleStateMessage(id: m.id, state: loop.state, circle: asked, now: now) else {
+        guard var answer = CircleStateMessage(id: m.id, state: loop.state, circle: asked, now: now) else {
             return reply(c, ErrorMessage(id: m.id, code: ErrorCode.notFound, message: "no circle \(asked ?? "") is joined"))
         }
+        expireCircleJoins(now: now)
+        answer.joins = circleJoins.map(CircleStateMessage.Join.init)
         return reply(c, answer)
     }
 }

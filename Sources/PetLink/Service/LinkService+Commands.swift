@@ -10,7 +10,8 @@ extension LinkService {
     public static let maxClientID = 48
 
     /// Commands only the link knows (the rest go to `CommandParser`).
-    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch", "circle.report", "circle.state", "circle.when"]
+    public static let linkCommands = ["export", "time.set", "state", "wipe", "summary", "buttons.watch", "circle.report", "circle.state", "circle.when",
+                                      "circle.join.request", "circle.join.pending", "circle.join.result"]
 
     /// What a `command` message comes to before anything is stored.
     enum Prepared {
@@ -29,6 +30,7 @@ extension LinkService {
         case .link where m.name == "circle.report": return circleReport(m, phone: phone, from: c, loop: loop)
         case .link where m.name == "circle.state": return circleState(m, from: c, loop: loop)
         case .link where m.name == "circle.when": return circleWhen(m, from: c, loop: loop)
+        case .link where m.name.hasPrefix("circle.join."): return circleJoinCommand(m, from: c, loop: loop)
         case .link: return linkCommand(m, from: c, loop: loop)
         case .domain(let command):
             let outcome: Outcome

@@ -18,6 +18,8 @@ public final class LinkService: LinkServing {
     public let config: LinkConfig
     let random: SecureRandom
     var sessions: [Int: Session] = [:]
+    /// Joins asked for from the companion, in memory only (docs/circles.md#joining-from-the-phone).
+    public internal(set) var circleJoins: [CircleJoinRequest] = []
     /// Wrong pairing codes in a row (any connection); the 5th journals a lockout.
     public internal(set) var wrongCodes = 0
     /// Group commits so far: journal transactions that stored a run of pipelined commands, and

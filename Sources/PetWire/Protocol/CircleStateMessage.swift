@@ -29,6 +29,26 @@ public struct CircleStateMessage: Codable, Sendable, Equatable {
     public var held: Int
     public var charityJar: Int
     public var forfeited: Int
+    /// The joins asked for from the companion (`circle.join.request`), as the device holds them in
+    /// memory: waiting, joined or refused with the bridge's reason — never the invite.
+    public var joins: [Join]?
+
+    public struct Join: Codable, Sendable, Equatable {
+        public var join: String
+        public var circle: String
+        public var member: String
+        /// `waiting`, `joined` or `refused`.
+        public var status: String
+        public var reason: String?
+        public var requestedAt: Int64
+        enum CodingKeys: String, CodingKey {
+            case join, circle, member, status, reason
+            case requestedAt = "requested_at"
+        }
+        public init(_ r: CircleJoinRequest) {
+            join = r.id; circle = r.circle; member = r.member; status = r.status; reason = r.reason; requestedAt = r.requestedAt.seconds
+        }
+    }
 
     public struct Circle: Codable, Sendable, Equatable {
         public var circle: String
@@ -97,7 +117,7 @@ public struct CircleStateMessage: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, id, at, circles, circle, boards, challenges, settled, held, forfeited
+        case type, id, at, circles, circle, boards, challenges, settled, held, forfeited, joins
         case charityJar = "charity_jar"
     }
 
