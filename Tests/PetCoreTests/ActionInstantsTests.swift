@@ -4,9 +4,10 @@ import XCTest
 /// The instants the core lists for each action (`Action.instants`, checked by `Engine.checkRange`)
 /// against a reflective walk of the same action (the check the core used before it listed them):
 /// every action case, its instants at the extremes of `Int64` and of the valid range, must give the
-/// same instants under the same field names and the same refusal. A new case does not compile in
-/// `caseKey` until it is added here; a new field holding an instant is found by the walk (it
-/// reports an instant field the sample left empty, or an instant the list does not have).
+/// same instants under the same field names and the same refusal. A new case does not compile until
+/// `Action.instants` lists it; it then needs a sample here (`caseCount` is the number of cases). A new
+/// field holding an instant is found by the walk (it reports an instant field the sample left empty,
+/// or an instant the list does not have).
 final class ActionInstantsTests: XCTestCase {
     /// The values every instant of a sample takes in turn: the ends of `Int64`, either side of each
     /// end of the valid range, and ordinary ones.
@@ -188,103 +189,12 @@ final class ActionInstantsTests: XCTestCase {
         return out
     }
 
-    /// One key per case (nested actions' cases each): this switch has no default, so a new case
-    /// does not compile until it is given a key, a sample above, and is counted in `caseCount`.
-    func caseKey(_ a: Action) -> String {
-        switch a {
-        case .createTask: "task.create"
-        case .editTask: "task.edit"
-        case .deleteTask: "task.delete"
-        case .duplicateTask: "task.duplicate"
-        case .startTask: "task.start"
-        case .completeTask: "task.complete"
-        case .uncompleteTask: "task.uncomplete"
-        case .silenceReminder: "reminder.silence"
-        case .addCategory: "category.add"
-        case .renameCategory: "category.rename"
-        case .deleteCategory: "category.delete"
-        case .setTimeZone: "settings.zone"
-        case .setDayStart: "settings.day-start"
-        case .setQuietHours: "settings.quiet-hours"
-        case .pause: "pause"
-        case .resume: "resume"
-        case .renamePet: "pet.name"
-        case .setPetTraits: "pet.traits"
-        case .petThePet: "pet.pet"
-        case .setDevice: "settings.device"
-        case .habit(let h):
-            switch h {
-            case .add: "habit.add"
-            case .edit: "habit.edit"
-            case .setReminder: "habit.reminder"
-            case .remove: "habit.remove"
-            case .check: "habit.check"
-            case .uncheck: "habit.uncheck"
-            case .setCheckin: "checkin.set"
-            case .startCourse: "course.start"
-            case .readLesson: "course.read"
-            case .setSelfImage: "course.self-image"
-            case .stopCourse: "course.stop"
-            }
-        case .shop(let s):
-            switch s {
-            case .buy: "shop.buy"
-            case .equip: "shop.equip"
-            case .unequip: "shop.unequip"
-            case .place: "shop.place"
-            case .unplace: "shop.unplace"
-            case .feed: "care.feed"
-            case .repairStreak: "streak.repair"
-            }
-        case .commitment(let c):
-            switch c {
-            case .add: "commitment.add"
-            case .cancel: "commitment.cancel"
-            case .verify: "commitment.verify"
-            case .placeVerdict: "commitment.place-verdict"
-            case .startFocus: "focus.start"
-            case .cancelFocus: "focus.cancel"
-            case .appUsed: "focus.app-used"
-            }
-        case .quit(let q):
-            switch q {
-            case .start: "quit.start"
-            case .log: "quit.log"
-            case .addTrigger: "quit.trigger-add"
-            case .deleteTrigger: "quit.trigger-delete"
-            case .reflect: "quit.reflect"
-            case .setGoal: "quit.goal"
-            }
-        case .appTime(let t):
-            switch t {
-            case .session: "screen.session"
-            case .setPrivate: "screen.private"
-            case .startBuiltIn: "challenge.start built-in"
-            case .startCustom: "challenge.start custom"
-            case .forfeit: "challenge.forfeit"
-            }
-        case .reminder(let r):
-            switch r {
-            case .delivered: "notice.delivered"
-            case .silence: "notice.silence"
-            }
-        case .phone(let p):
-            switch p {
-            case .pair: "phone.pair"
-            case .unpair: "phone.unpair"
-            case .lockPairing: "phone.lock"
-            }
-        case .circle(let c):
-            switch c {
-            case .join: "circle.join"
-            case .leave: "circle.leave"
-            case .accept: "circle.accept"
-            case .final: "circle.final"
-            case .judge: "circle.judge"
-            case .settle: "circle.settle"
-            case .standing: "circle.standing"
-            }
-        }
+    /// One key per case, nested actions' cases each ("appTime.startBuiltIn"), read from the case
+    /// itself, so two cases that share a command name still count apart.
+    func caseKey(_ value: Any) -> String {
+        let m = Mirror(reflecting: value)
+        guard m.displayStyle == .enum, let payload = m.children.first, let label = payload.label else { return "\(value)" }
+        return Mirror(reflecting: payload.value).displayStyle == .enum ? label + "." + caseKey(payload.value) : label
     }
 }
 
