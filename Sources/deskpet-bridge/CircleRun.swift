@@ -257,10 +257,7 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
         }
         guard let c = link else { continue }
         do {
-            // Whatever the device journals (a task done, a day closed, a settlement) may change the report.
-            while let o = try c.next(waitMs: 0) {
-                if o["type"]?.fieldText == "event" { for l in lives { l.dueMs = min(l.dueMs, now + 1000) } }
-            }
+            while try c.next(waitMs: 0) != nil {}
             if now >= joinsDueMs {
                 joinsDueMs = now + joinPollMs
                 try performJoins(c)   // may set joinsDueMs to .max (a device that cannot)
@@ -269,6 +266,13 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                 l.dueMs = now + Int64(interval) * 1000
                 try round(l, c)
             }
+            // Whatever the device journals (a task done, a day closed, a settlement) may change the
+            // report: a round a second later. The client records every event it reads, those that came
+            // while a round or a join waited for its answers too (a task done during a round would
+            // otherwise wait for the interval). A round's own events bring one more round, which
+            // changes nothing and journals nothing new. Cleared: a run of weeks keeps no list.
+            if !c.events.isEmpty { for l in lives { l.dueMs = min(l.dueMs, now + 1000) } }
+            c.clearRecorded()
         } catch {
             say("device link: \(error); retrying in 5 s")
             link = nil
