@@ -316,6 +316,7 @@ func circleMain(_ args: [String]) -> Never {
 /// steps with this bridge's broker exchange, its device link (`link`: connected when first needed) and its
 /// circles.json (read again here, so a circle another command added meanwhile stays). Never
 /// exits; never prints the invite or a password.
+@MainActor
 func performJoin(invite: String, share: String, screenGoal: Int, config: BridgeConfig, state: BridgeState,
                  link: () -> Result<LinkClient, CircleJoinError>, id: String) -> Result<CircleEntry, CircleJoinError> {
     let list: [CircleEntry]
