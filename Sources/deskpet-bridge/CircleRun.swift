@@ -54,6 +54,13 @@ func liveCircle(_ e: CircleEntry, config: BridgeConfig) -> Result<LiveCircle, Br
     circleClient(e, password: e.password, config: config).map { LiveCircle(entry: e, mqtt: $0) }
 }
 
+/// The run loop's device link handed to `performJoin`: everything runs on the main actor, one
+/// thread; the box only tells Swift 6.0.3 so.
+final class HeldLink: @unchecked Sendable {
+    let client: LinkClient
+    init(_ client: LinkClient) { self.client = client }
+}
+
 /// While a member waits to be admitted, how often its own password is tried again (ms).
 let ownPasswordRetryMs: Int64 = 15_000
 
@@ -164,7 +171,8 @@ func circleRunMain(config: BridgeConfig, state: BridgeState, circles: [CircleEnt
                 // Performed already (its result was lost with the link): not joined a second time.
                 outcome = .success(held.entry)
             } else {
-                outcome = performJoin(invite: p.invite, share: p.share, screenGoal: p.screenGoal, config: config, state: state, link: { .success(c) }, id: nextID())
+                let held = HeldLink(c)   // Swift 6.0.3 (the arm64 package's compiler) reads a captured `c` as sent away
+                outcome = performJoin(invite: p.invite, share: p.share, screenGoal: p.screenGoal, config: config, state: state, link: { .success(held.client) }, id: nextID())
             }
             var fields = ["join": p.join]
             switch outcome {
